@@ -1,0 +1,70 @@
+"""What is installed, what is loaded and in which order, and what a conversation may see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from reference_impl.errors import PasError
+from reference_impl.model import HostConfig, Manifest
+
+
+class DuplicateModule(PasError, ValueError):
+    """Two installed manifests share one module_name."""
+
+    def __init__(self, *, module_name: str) -> None:
+        self.module_name = module_name
+        super().__init__(f"two plugins declare module_name '{module_name}'")
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """The installed plugins, by module_name, in installation order."""
+
+    manifests: Mapping[str, Manifest] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, manifests: Iterable[Manifest]) -> Catalogue:
+        """Index manifests by module_name; raises DuplicateModule on a clash."""
+        index: dict[str, Manifest] = {}
+        for manifest in manifests:
+            if manifest.module_name in index:
+                raise DuplicateModule(module_name=manifest.module_name)
+            index[manifest.module_name] = manifest
+        return cls(MappingProxyType(index))
+
+    def load_order(self, host: HostConfig) -> tuple[str, ...]:
+        """Built-ins first (installation order), then the host's enabled list as declared.
+
+        Enabled entries that are not installed are skipped (HOST-LOAD-2); duplicates and
+        built-ins named again are loaded once.
+        """
+        order = [name for name, manifest in self.manifests.items() if manifest.builtin]
+        seen = set(order)
+        for name in host.enabled:
+            if name in self.manifests and name not in seen:
+                order.append(name)
+                seen.add(name)
+        return tuple(order)
+
+    def missing(self, host: HostConfig) -> tuple[str, ...]:
+        """Enabled entries that name no installed plugin (each deserves a warning)."""
+        return tuple(name for name in host.enabled if name not in self.manifests)
+
+    def available(self, host: HostConfig, adapter: str | None) -> tuple[Manifest, ...]:
+        """Loaded, not disabled and supporting ``adapter``: the plugins a conversation can see."""
+        return tuple(
+            self.manifests[name]
+            for name in self.load_order(host)
+            if name not in host.disabled and self.manifests[name].supports(adapter)
+        )
+
+    def find_available(self, module_name: str, host: HostConfig, adapter: str | None) -> Manifest | None:
+        """The manifest of ``module_name`` if a conversation on ``adapter`` can see it."""
+        manifest = self.manifests.get(module_name)
+        if manifest is None or module_name in host.disabled or not manifest.supports(adapter):
+            return None
+        if not manifest.builtin and module_name not in host.enabled:
+            return None
+        return manifest

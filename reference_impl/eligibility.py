@@ -1,0 +1,27 @@
+"""Can a plugin sleep? The precedence table of spec/semantics.yaml, as one pure function."""
+
+from __future__ import annotations
+
+from reference_impl.model import Manifest, Strategy
+from reference_impl.semantics import Semantics, first_match, load_semantics
+
+
+def eligibility_facts(manifest: Manifest, strategy: Strategy) -> dict[str, object]:
+    """The facts the eligibility table tests (ACT-ELIG-6: a blank brief counts as none)."""
+    return {
+        "allow_sleep": manifest.allow_sleep,
+        "strategy": strategy.value,
+        "brief": "present" if manifest.brief else "blank",
+    }
+
+
+def is_sleep_eligible(manifest: Manifest, strategy: Strategy, semantics: Semantics | None = None) -> bool:
+    """Whether ``manifest`` under the admin ``strategy`` may sleep (ACT-ELIG-1..4)."""
+    table = (semantics or load_semantics()).eligibility
+    return bool(first_match(table, eligibility_facts(manifest, strategy)).result)
+
+
+def deciding_requirement(manifest: Manifest, strategy: Strategy, semantics: Semantics | None = None) -> str:
+    """The requirement ID of the table row that decides eligibility (for explanations)."""
+    table = (semantics or load_semantics()).eligibility
+    return first_match(table, eligibility_facts(manifest, strategy)).requirement

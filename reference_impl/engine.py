@@ -1,0 +1,71 @@
+"""The reference scheduler as a stateful object: the shell the conformance adapters drive."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from reference_impl import __version__
+from reference_impl.catalogue import Catalogue
+from reference_impl.events import Activate, CallObservation, Event, Extend, Observation, RunObservation
+from reference_impl.model import HostConfig, Manifest
+from reference_impl.render import render_reply, render_run
+from reference_impl.scheduler import SchedulerState, step
+from reference_impl.semantics import load_semantics
+
+PROFILES = ("activation", "text")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImplementationInfo:
+    """Who an implementation is and which spec profiles it claims."""
+
+    name: str
+    version: str
+    language: str
+    profiles: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "version": self.version, "language": self.language, "profiles": list(self.profiles)}
+
+
+class Engine:
+    """Holds one scheduler state and applies events to it; renders text when asked.
+
+    ``start`` installs plugins and a host config and forgets any earlier state.
+    """
+
+    info = ImplementationInfo(name="pas-reference", version=__version__, language="python", profiles=PROFILES)
+
+    def __init__(self, *, text: bool = True) -> None:
+        self._text = text
+        self._semantics = load_semantics()
+        self._catalogue = Catalogue()
+        self._state = SchedulerState()
+
+    def start(self, manifests: Iterable[Manifest], host: HostConfig) -> None:
+        """Install ``manifests`` under ``host``, with no stored counters."""
+        self._catalogue = Catalogue.of(manifests)
+        self._state = SchedulerState(host=host)
+
+    def apply(self, event: Event) -> Observation:
+        """Apply one event and return what was observed."""
+        self._state, observation = step(self._catalogue, self._state, event, self._semantics)
+        if not self._text:
+            return observation
+        manifests = self._catalogue.manifests
+        if isinstance(observation, RunObservation):
+            return replace(observation, text=render_run(manifests, observation))
+        if isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
+            return replace(observation, text=render_reply(manifests, event, observation))
+        return observation
+
+    @property
+    def state(self) -> SchedulerState:
+        """The current scheduler state (what a restart would persist)."""
+        return self._state
+
+
+def create() -> Engine:
+    """Factory for ``--impl python:reference_impl.engine:create``."""
+    return Engine()

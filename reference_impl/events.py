@@ -1,0 +1,250 @@
+"""What goes into the scheduler (events) and what comes out (observations).
+
+The JSON forms are the payloads of the stdio protocol and of scenario expectations: an
+event is ``{"op": ..., ...}`` with ``op`` spelled as the wire command; an observation is the
+structured, normative view of one step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from reference_impl.errors import MalformedDocument
+from reference_impl.model import AdminOutcome, OutcomeKind, PluginState
+
+
+class _Omitted:
+    """The ``rounds`` argument was left out of the call (not the same as null)."""
+
+    _instance: ClassVar[_Omitted | None] = None
+
+    def __new__(cls) -> _Omitted:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "OMITTED"
+
+
+OMITTED: Final = _Omitted()
+
+
+def _conversation_json(conversation: str, adapter: str | None) -> dict[str, Any]:
+    doc: dict[str, Any] = {"conversation": conversation}
+    if adapter is not None:
+        doc["adapter"] = adapter
+    return doc
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartRun:
+    """A new agent run starts in ``conversation`` (ACT-COUNT-1)."""
+
+    op: ClassVar[str] = "run"
+    conversation: str
+    adapter: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op, **_conversation_json(self.conversation, self.adapter)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Activate:
+    """The model calls ``activate_plugin(module_name, rounds)``; rounds may be OMITTED."""
+
+    op: ClassVar[str] = "activate"
+    method: ClassVar[str] = "activate_plugin"
+    conversation: str
+    module_name: str
+    rounds: Any = OMITTED
+    adapter: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        doc = {"op": self.op, **_conversation_json(self.conversation, self.adapter), "module_name": self.module_name}
+        if self.rounds is not OMITTED:
+            doc["rounds"] = self.rounds
+        return doc
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Extend:
+    """The model calls ``extend_plugin_activation(module_name, rounds)``."""
+
+    op: ClassVar[str] = "extend"
+    method: ClassVar[str] = "extend_plugin_activation"
+    conversation: str
+    module_name: str
+    rounds: Any = OMITTED
+    adapter: str | None = None
+
+    to_json = Activate.to_json
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetStrategy:
+    """An admin sets a plugin's strategy; the raw value is kept so bad ones can be rejected."""
+
+    op: ClassVar[str] = "set-strategy"
+    module_name: str
+    strategy: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op, "module_name": self.module_name, "strategy": self.strategy}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Enable:
+    """An admin enables a plugin (loading it if it was not in the enabled list)."""
+
+    op: ClassVar[str] = "enable"
+    module_name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op, "module_name": self.module_name}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disable:
+    """An admin disables a plugin."""
+
+    op: ClassVar[str] = "disable"
+    module_name: str
+
+    to_json = Enable.to_json
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetScheduler:
+    """An admin switches the built-in ``plugin_activation`` scheduler on or off."""
+
+    op: ClassVar[str] = "set-scheduler"
+    enabled: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op, "enabled": self.enabled}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Restart:
+    """The host restarts: in-memory state is gone, persisted state is restored."""
+
+    op: ClassVar[str] = "restart"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op}
+
+
+Event = StartRun | Activate | Extend | SetStrategy | Enable | Disable | SetScheduler | Restart
+Call = Activate | Extend
+EVENT_TYPES: Final[Mapping[str, type]] = {
+    t.op: t for t in (StartRun, Activate, Extend, SetStrategy, Enable, Disable, SetScheduler, Restart)
+}
+
+
+def event_from_json(doc: Mapping[str, Any]) -> Event:
+    """Build an event from ``{"op": ..., ...}``; raises MalformedDocument on a wrong shape."""
+    if not isinstance(doc, Mapping):
+        raise MalformedDocument(field="", reason="an event must be a mapping")
+    op = doc.get("op")
+    event_type = EVENT_TYPES.get(op) if isinstance(op, str) else None
+    if event_type is None:
+        raise MalformedDocument(field="op", reason=f"must be one of {', '.join(EVENT_TYPES)}, not {op!r}")
+    fields = {k: v for k, v in doc.items() if k != "op"}
+    try:
+        return event_type(**fields)
+    except TypeError as error:
+        raise MalformedDocument(field="", reason=f"is not a valid {op!r} event: {error}") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PluginView:
+    """What the model is shown of one plugin in one run (or in an activation reply)."""
+
+    module_name: str
+    state: PluginState
+    rounds_left: int | None = None
+    hint: bool = False
+    brief_shown: bool = False
+    methods_shown: bool = True
+    injection_called: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "module_name": self.module_name,
+            "state": self.state.value,
+            "rounds_left": self.rounds_left,
+            "hint": self.hint,
+            "brief_shown": self.brief_shown,
+            "methods_shown": self.methods_shown,
+            "injection_called": self.injection_called,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> PluginView:
+        """Build a view from its JSON form; raises MalformedDocument on a wrong shape."""
+        try:
+            return cls(**{**doc, "state": PluginState(doc["state"])})
+        except (KeyError, TypeError, ValueError) as error:
+            raise MalformedDocument(field="", reason=f"is not a plugin view: {error}") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunObservation:
+    """The plugins shown at the start of a run, in prompt order; ``text`` for the text profile."""
+
+    plugins: tuple[PluginView, ...]
+    text: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"plugins": [view.to_json() for view in self.plugins]}
+        if self.text is not None:
+            doc["text"] = self.text
+        return doc
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallObservation:
+    """The reply to ``activate_plugin`` / ``extend_plugin_activation``.
+
+    ``rounds`` is the stored count the reply reports: the new count for activated and
+    extended, the current one for already_active, None otherwise.
+    """
+
+    outcome: OutcomeKind
+    module_name: str
+    rounds: int | None = None
+    ends_step: bool = False
+    block: PluginView | None = None
+    text: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "outcome": self.outcome.value,
+            "module_name": self.module_name,
+            "rounds": self.rounds,
+            "ends_step": self.ends_step,
+            "block": self.block.to_json() if self.block else None,
+        }
+        if self.text is not None:
+            doc["text"] = self.text
+        return doc
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdminObservation:
+    """The result of an admin event or a restart."""
+
+    outcome: AdminOutcome
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"outcome": self.outcome.value}
+        if self.reason:
+            doc["reason"] = self.reason
+        return doc
+
+
+Observation = RunObservation | CallObservation | AdminObservation

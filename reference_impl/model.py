@@ -1,0 +1,254 @@
+"""The PAS value types: manifests, host configs, events and observations.
+
+Every type is a frozen dataclass with one serialisation pair, ``to_json`` / ``from_json``.
+``from_json`` expects a document that already passed its JSON Schema (the loaders in
+``conformance`` check that first and report problems with file, line and pointer); given
+anything else it raises :class:`MalformedDocument` naming the field.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference_impl.errors import MalformedDocument
+
+JSON = Any  # a value made of dict, list, str, int, float, bool and None
+
+
+class MethodKind(enum.StrEnum):
+    """How a plugin method's reply is used by the agent loop."""
+
+    TOOL = "tool"
+    AGENT = "agent"
+    BEHAVIOR = "behavior"
+    MULTIMODAL_AGENT = "multimodal_agent"
+
+
+class Strategy(enum.StrEnum):
+    """An admin's activation strategy for one plugin."""
+
+    AUTO = "auto"
+    ALLOW_SLEEP = "allow_sleep"
+    FORBID_SLEEP = "forbid_sleep"
+
+
+class PluginState(enum.StrEnum):
+    """What the model is shown of a plugin during one run."""
+
+    ALWAYS_AWAKE = "always_awake"
+    ACTIVE = "active"
+    SLEEPING = "sleeping"
+
+
+class OutcomeKind(enum.StrEnum):
+    """The result of an ``activate_plugin`` or ``extend_plugin_activation`` call."""
+
+    NOT_FOUND = "not_found"
+    ALWAYS_AWAKE = "always_awake"
+    ALREADY_ACTIVE = "already_active"
+    ACTIVATED = "activated"
+    EXTENDED = "extended"
+    INVALID_ARGUMENT = "invalid_argument"
+
+
+class AdminOutcome(enum.StrEnum):
+    """The result of an admin action (strategy change, enable, disable, scheduler switch)."""
+
+    APPLIED = "applied"
+    REJECTED = "rejected"
+
+
+def _field(doc: Mapping[str, JSON], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    if key not in doc:
+        if default is ...:
+            raise MalformedDocument(field=key, reason="is required")
+        return default
+    value = doc[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+        raise MalformedDocument(field=key, reason=f"must be {_type_names(kind)}, not {type(value).__name__}")
+    return value
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _type_names(kind: type | tuple[type, ...]) -> str:
+    return " or ".join(t.__name__ for t in _as_tuple(kind))
+
+
+def _strings(doc: Mapping[str, JSON], key: str) -> tuple[str, ...]:
+    values = _field(doc, key, list, [])
+    if not all(isinstance(v, str) for v in values):
+        raise MalformedDocument(field=key, reason="must be a list of strings")
+    return tuple(values)
+
+
+def _enum(enum_type: type[enum.StrEnum], value: Any, where: str) -> Any:
+    try:
+        return enum_type(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in enum_type)
+        raise MalformedDocument(field=where, reason=f"must be one of {allowed}, not {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Method:
+    """A method a plugin exposes to the model."""
+
+    name: str
+    kind: MethodKind
+    description: str
+    parameters: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the manifest form of this method."""
+        doc: dict[str, JSON] = {"name": self.name, "kind": self.kind.value, "description": self.description}
+        if self.parameters:
+            doc["parameters"] = dict(self.parameters)
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, JSON]) -> Method:
+        """Build a method from its manifest form; raises MalformedDocument on a wrong shape."""
+        return cls(
+            name=_field(doc, "name", str),
+            kind=_enum(MethodKind, _field(doc, "kind", str), "kind"),
+            description=_field(doc, "description", str, ""),
+            parameters=_field(doc, "parameters", dict, {}),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Manifest:
+    """A plugin's declaration: identity, methods, dependencies and sleep settings."""
+
+    name: str
+    module_name: str
+    version: str
+    description: str
+    author: str = ""
+    url: str = ""
+    dependencies: tuple[str, ...] = ()
+    config_defaults: Mapping[str, JSON] = field(default_factory=dict)
+    config_schema: Mapping[str, JSON] | None = None
+    methods: tuple[Method, ...] = ()
+    injects_prompt: bool = False
+    hooks: tuple[str, ...] = ()
+    builtin: bool = False
+    support_adapter: tuple[str, ...] = ()
+    allow_sleep: bool | None = None
+    sleep_brief: str = ""
+    extensions: Mapping[str, JSON] = field(default_factory=dict)
+
+    @property
+    def brief(self) -> str:
+        """The sleep brief with surrounding whitespace removed ('' when blank)."""
+        return self.sleep_brief.strip()
+
+    def supports(self, adapter: str | None) -> bool:
+        """Whether a conversation on ``adapter`` may see this plugin (None: any adapter)."""
+        return adapter is None or not self.support_adapter or adapter in self.support_adapter
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the manifest document (defaults left out)."""
+        doc: dict[str, JSON] = {
+            "name": self.name,
+            "module_name": self.module_name,
+            "version": self.version,
+            "description": self.description,
+        }
+        optional: dict[str, JSON] = {
+            "author": self.author,
+            "url": self.url,
+            "dependencies": list(self.dependencies),
+            "methods": [m.to_json() for m in self.methods],
+            "injects_prompt": self.injects_prompt,
+            "hooks": list(self.hooks),
+            "builtin": self.builtin,
+            "support_adapter": list(self.support_adapter),
+            "sleep_brief": self.sleep_brief,
+        }
+        doc.update({k: v for k, v in optional.items() if v})
+        if self.config_defaults or self.config_schema is not None:
+            doc["config"] = {"defaults": dict(self.config_defaults)}
+            if self.config_schema is not None:
+                doc["config"]["schema"] = dict(self.config_schema)
+        if self.allow_sleep is not None:
+            doc["allow_sleep"] = self.allow_sleep
+        doc.update(self.extensions)
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, JSON]) -> Manifest:
+        """Build a manifest from its document; raises MalformedDocument on a wrong shape."""
+        if not isinstance(doc, Mapping):
+            raise MalformedDocument(field="", reason="a manifest must be a mapping")
+        config = _field(doc, "config", dict, {})
+        allow_sleep = doc.get("allow_sleep")
+        if allow_sleep is not None and not isinstance(allow_sleep, bool):
+            raise MalformedDocument(field="allow_sleep", reason="must be true, false or null")
+        methods = _field(doc, "methods", list, [])
+        return cls(
+            name=_field(doc, "name", str),
+            module_name=_field(doc, "module_name", str),
+            version=_field(doc, "version", str, "0.0.0"),
+            description=_field(doc, "description", str, ""),
+            author=_field(doc, "author", str, ""),
+            url=_field(doc, "url", str, ""),
+            dependencies=_strings(doc, "dependencies"),
+            config_defaults=_field(config, "defaults", dict, {}),
+            config_schema=_field(config, "schema", dict, None),
+            methods=tuple(Method.from_json(m) for m in methods),
+            injects_prompt=_field(doc, "injects_prompt", bool, False),
+            hooks=_strings(doc, "hooks"),
+            builtin=_field(doc, "builtin", bool, False),
+            support_adapter=_strings(doc, "support_adapter"),
+            allow_sleep=allow_sleep,
+            sleep_brief=_field(doc, "sleep_brief", str, ""),
+            extensions={k: v for k, v in doc.items() if k.startswith("x-")},
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostConfig:
+    """An admin's host configuration: what is loaded, strategies, the scheduler switch."""
+
+    enabled: tuple[str, ...] = ()
+    disabled: frozenset[str] = frozenset()
+    strategies: Mapping[str, Strategy] = field(default_factory=dict)
+    scheduler_enabled: bool = True
+    config: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
+
+    def strategy_for(self, module_name: str) -> Strategy:
+        """The strategy set for a module (auto when none is set)."""
+        return self.strategies.get(module_name, Strategy.AUTO)
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the host-config document."""
+        doc: dict[str, JSON] = {
+            "enabled": list(self.enabled),
+            "disabled": sorted(self.disabled),
+            "strategies": {m: s.value for m, s in sorted(self.strategies.items())},
+            "scheduler_enabled": self.scheduler_enabled,
+        }
+        if self.config:
+            doc["config"] = {m: dict(c) for m, c in self.config.items()}
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, JSON]) -> HostConfig:
+        """Build a host config from its document; raises MalformedDocument on a wrong shape."""
+        if not isinstance(doc, Mapping):
+            raise MalformedDocument(field="", reason="a host config must be a mapping")
+        strategies = _field(doc, "strategies", dict, {})
+        return cls(
+            enabled=_strings(doc, "enabled"),
+            disabled=frozenset(_strings(doc, "disabled")),
+            strategies={m: _enum(Strategy, s, f"strategies/{m}") for m, s in strategies.items()},
+            scheduler_enabled=_field(doc, "scheduler_enabled", bool, True),
+            config=_field(doc, "config", dict, {}),
+        )

@@ -1,0 +1,224 @@
+"""The activation scheduler as a pure state machine: ``step(catalogue, state, event)``.
+
+No I/O, no clock, no logging, no global state: the same inputs always give the same new
+state and observation, so any sequence of events can be replayed. The decision tables
+(eligibility, visibility, call outcomes) come from spec/semantics.yaml; counting and the
+state transitions are the code below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from reference_impl.catalogue import Catalogue
+from reference_impl.eligibility import is_sleep_eligible
+from reference_impl.errors import MalformedDocument
+from reference_impl.events import (
+    Activate,
+    AdminObservation,
+    Call,
+    CallObservation,
+    Disable,
+    Enable,
+    Event,
+    Extend,
+    Observation,
+    PluginView,
+    Restart,
+    RunObservation,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+    OMITTED,
+)
+from reference_impl.model import AdminOutcome, HostConfig, Manifest, OutcomeKind, PluginState, Strategy
+from reference_impl.semantics import Semantics, first_match, load_semantics
+
+Counters = Mapping[str, int]  # module_name -> stored rounds (only entries > 0 are kept)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SchedulerState:
+    """Everything the scheduler remembers: the live host config and per-conversation counters."""
+
+    host: HostConfig = field(default_factory=HostConfig)
+    counters: Mapping[str, Counters] = field(default_factory=dict)
+
+    def counters_of(self, conversation: str) -> Counters:
+        """The stored counters of one conversation (empty when it has none)."""
+        return self.counters.get(conversation, {})
+
+    def with_counters(self, conversation: str, counters: Counters) -> SchedulerState:
+        """A copy where ``conversation`` has ``counters`` (conversation dropped when empty)."""
+        updated = {c: v for c, v in self.counters.items() if c != conversation}
+        if counters:
+            updated[conversation] = dict(counters)
+        return replace(self, counters=updated)
+
+    def to_json(self) -> dict[str, Any]:
+        """The persisted form: what a host writes to survive a restart (ACT-COUNT-7)."""
+        return {
+            "host": self.host.to_json(),
+            "counters": {c: dict(sorted(v.items())) for c, v in sorted(self.counters.items())},
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> SchedulerState:
+        """Restore a persisted state; raises MalformedDocument when it is not one."""
+        counters = doc.get("counters", {})
+        if not isinstance(counters, Mapping) or not all(
+            isinstance(v, Mapping) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values())
+            for v in counters.values()
+        ):
+            raise MalformedDocument(field="counters", reason="must map conversations to {module: integer}")
+        return cls(
+            host=HostConfig.from_json(doc.get("host", {})),
+            counters={c: dict(v) for c, v in counters.items() if v},
+        )
+
+
+def scheduler_on(host: HostConfig, semantics: Semantics) -> bool:
+    """The built-in scheduler runs unless switched off or disabled by name (ACT-SCHED-1)."""
+    return host.scheduler_enabled and semantics.scheduler_module not in host.disabled
+
+
+def _eligible(manifest: Manifest, host: HostConfig, semantics: Semantics) -> bool:
+    return is_sleep_eligible(manifest, host.strategy_for(manifest.module_name), semantics)
+
+
+def _view(manifest: Manifest, state: PluginState, rounds_left: int | None, semantics: Semantics) -> PluginView:
+    rules = semantics.visibility[state.value]
+    return PluginView(
+        module_name=manifest.module_name,
+        state=state,
+        rounds_left=rounds_left if rules.rounds_left else None,
+        hint=rules.hint == "last_run" and rounds_left == 1,
+        brief_shown=rules.brief_shown,
+        methods_shown=rules.methods_shown,
+        injection_called=rules.injection_called and manifest.injects_prompt,
+    )
+
+
+def _prompt_order(views: list[PluginView]) -> tuple[PluginView, ...]:
+    """ACT-ORDER-1: always-awake blocks first, then the rest, each group by module_name."""
+    return tuple(sorted(views, key=lambda v: (v.state is not PluginState.ALWAYS_AWAKE, v.module_name)))
+
+
+def _start_run(catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics):
+    host = state.host
+    available = catalogue.available(host, event.adapter)
+    if not scheduler_on(host, semantics):
+        # ACT-SCHED-1/2: everything awake; counters are neither read nor changed.
+        views = [_view(m, PluginState.ALWAYS_AWAKE, None, semantics) for m in available]
+        return state, RunObservation(plugins=_prompt_order(views))
+    stored = state.counters_of(event.conversation)
+    remaining: dict[str, int] = {}
+    views = []
+    for manifest in available:
+        if not _eligible(manifest, host, semantics):
+            views.append(_view(manifest, PluginState.ALWAYS_AWAKE, None, semantics))
+            continue
+        rounds = stored.get(manifest.module_name, 0)
+        if rounds > 0:
+            views.append(_view(manifest, PluginState.ACTIVE, rounds, semantics))
+            if rounds > 1:
+                remaining[manifest.module_name] = rounds - 1
+        else:
+            views.append(_view(manifest, PluginState.SLEEPING, None, semantics))
+    # Counters of plugins that are no longer available or eligible are not carried over (ACT-COUNT-5).
+    return state.with_counters(event.conversation, remaining), RunObservation(plugins=_prompt_order(views))
+
+
+def parse_rounds(value: Any, semantics: Semantics) -> int | None:
+    """The clamped rounds argument, or None when it is not an integer (ACT-ARG-1..4)."""
+    if value is OMITTED or value is None:
+        return semantics.default_active_rounds
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int):
+        return None
+    return max(semantics.min_active_rounds, min(semantics.max_active_rounds, value))
+
+
+def _call(catalogue: Catalogue, state: SchedulerState, event: Call, semantics: Semantics):
+    rules = semantics.methods[event.method]
+    host = state.host
+    rounds = parse_rounds(event.rounds, semantics)
+    manifest = catalogue.find_available(event.module_name, host, event.adapter)
+    eligible = manifest is not None and scheduler_on(host, semantics) and _eligible(manifest, host, semantics)
+    stored = state.counters_of(event.conversation).get(event.module_name, 0) if eligible else 0
+    facts = {
+        "argument": "valid" if rounds is not None else "invalid",
+        "plugin": "found" if manifest is not None else "not_found",
+        "sleep_eligible": eligible,
+        "stored": "positive" if stored > 0 else "zero",
+    }
+    outcome = OutcomeKind(first_match(rules.outcomes, facts).result)
+    reply = CallObservation(outcome=outcome, module_name=event.module_name, ends_step=rules.ends_step)
+    if outcome is OutcomeKind.ALREADY_ACTIVE:
+        return state, replace(reply, rounds=stored)
+    if outcome is OutcomeKind.ACTIVATED:
+        block = _view(manifest, PluginState.ACTIVE, rounds, semantics)
+        return _store(state, event.conversation, event.module_name, rounds), replace(reply, rounds=rounds, block=block)
+    if outcome is OutcomeKind.EXTENDED:
+        total = min(stored + rounds, semantics.max_active_rounds)
+        return _store(state, event.conversation, event.module_name, total), replace(reply, rounds=total)
+    return state, reply
+
+
+def _store(state: SchedulerState, conversation: str, module_name: str, rounds: int) -> SchedulerState:
+    return state.with_counters(conversation, {**state.counters_of(conversation), module_name: rounds})
+
+
+def _admin(catalogue: Catalogue, state: SchedulerState, event: Event):
+    host = state.host
+    if isinstance(event, SetStrategy):
+        try:
+            strategy = Strategy(event.strategy)
+        except ValueError:
+            allowed = ", ".join(s.value for s in Strategy)
+            return state, _rejected(f"unknown strategy {event.strategy!r}; use one of {allowed}")
+        strategies = {m: s for m, s in host.strategies.items() if m != event.module_name}
+        if strategy is not Strategy.AUTO:  # ACT-ADMIN-2: auto is the absence of a strategy
+            strategies[event.module_name] = strategy
+        host = replace(host, strategies=strategies)
+    elif isinstance(event, SetScheduler):
+        host = replace(host, scheduler_enabled=event.enabled)
+    elif event.module_name not in catalogue.manifests:
+        return state, _rejected(f"no installed plugin has module_name {event.module_name!r}")
+    elif isinstance(event, Enable):
+        enabled = host.enabled
+        if not catalogue.manifests[event.module_name].builtin and event.module_name not in enabled:
+            enabled = (*enabled, event.module_name)
+        host = replace(host, enabled=enabled, disabled=host.disabled - {event.module_name})
+    else:
+        host = replace(host, disabled=host.disabled | {event.module_name})
+    return replace(state, host=host), AdminObservation(outcome=AdminOutcome.APPLIED)
+
+
+def _rejected(reason: str) -> AdminObservation:
+    return AdminObservation(outcome=AdminOutcome.REJECTED, reason=reason)
+
+
+def step(
+    catalogue: Catalogue, state: SchedulerState, event: Event, semantics: Semantics | None = None
+) -> tuple[SchedulerState, Observation]:
+    """Apply one event: return the new state and what was observed.
+
+    Raises TypeError only for an object that is not an Event (misuse of the API).
+    """
+    semantics = semantics or load_semantics()
+    if isinstance(event, StartRun):
+        return _start_run(catalogue, state, event, semantics)
+    if isinstance(event, (Activate, Extend)):
+        return _call(catalogue, state, event, semantics)
+    if isinstance(event, Restart):
+        # Only what was persisted survives: the state goes through its JSON form.
+        return SchedulerState.from_json(state.to_json()), AdminObservation(outcome=AdminOutcome.APPLIED)
+    if isinstance(event, (SetStrategy, SetScheduler, Enable, Disable)):
+        return _admin(catalogue, state, event)
+    raise TypeError(f"not a PAS event: {event!r}")
