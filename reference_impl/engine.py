@@ -3,30 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from reference_impl import __version__
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import Activate, CallObservation, Event, Extend, Observation, RunObservation
-from reference_impl.model import HostConfig, Manifest
+from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.render import render_reply, render_run
 from reference_impl.scheduler import SchedulerState, step
 from reference_impl.semantics import load_semantics
 
 PROFILES = ("activation", "text")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ImplementationInfo:
-    """Who an implementation is and which spec profiles it claims."""
-
-    name: str
-    version: str
-    language: str
-    profiles: tuple[str, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "version": self.version, "language": self.language, "profiles": list(self.profiles)}
 
 
 class Engine:

@@ -1,7 +1,7 @@
 """What goes into the scheduler (events) and what comes out (observations).
 
 The JSON forms are the payloads of the stdio protocol and of scenario expectations: an
-event is ``{"op": ..., ...}`` with ``op`` spelled as the wire command; an observation is the
+event is ``{"cmd": ..., ...}`` where ``cmd`` is the stdio wire command; an observation is the
 structured, normative view of one step.
 """
 
@@ -43,19 +43,19 @@ def _conversation_json(conversation: str, adapter: str | None) -> dict[str, Any]
 class StartRun:
     """A new agent run starts in ``conversation`` (ACT-COUNT-1)."""
 
-    op: ClassVar[str] = "run"
+    cmd: ClassVar[str] = "run"
     conversation: str
     adapter: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"op": self.op, **_conversation_json(self.conversation, self.adapter)}
+        return {"cmd": self.cmd, **_conversation_json(self.conversation, self.adapter)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Activate:
     """The model calls ``activate_plugin(module_name, rounds)``; rounds may be OMITTED."""
 
-    op: ClassVar[str] = "activate"
+    cmd: ClassVar[str] = "activate"
     method: ClassVar[str] = "activate_plugin"
     conversation: str
     module_name: str
@@ -63,7 +63,7 @@ class Activate:
     adapter: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        doc = {"op": self.op, **_conversation_json(self.conversation, self.adapter), "module_name": self.module_name}
+        doc = {"cmd": self.cmd, **_conversation_json(self.conversation, self.adapter), "module_name": self.module_name}
         if self.rounds is not OMITTED:
             doc["rounds"] = self.rounds
         return doc
@@ -73,7 +73,7 @@ class Activate:
 class Extend:
     """The model calls ``extend_plugin_activation(module_name, rounds)``."""
 
-    op: ClassVar[str] = "extend"
+    cmd: ClassVar[str] = "extend"
     method: ClassVar[str] = "extend_plugin_activation"
     conversation: str
     module_name: str
@@ -87,30 +87,30 @@ class Extend:
 class SetStrategy:
     """An admin sets a plugin's strategy; the raw value is kept so bad ones can be rejected."""
 
-    op: ClassVar[str] = "set-strategy"
+    cmd: ClassVar[str] = "set-strategy"
     module_name: str
     strategy: Any
 
     def to_json(self) -> dict[str, Any]:
-        return {"op": self.op, "module_name": self.module_name, "strategy": self.strategy}
+        return {"cmd": self.cmd, "module_name": self.module_name, "strategy": self.strategy}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Enable:
     """An admin enables a plugin (loading it if it was not in the enabled list)."""
 
-    op: ClassVar[str] = "enable"
+    cmd: ClassVar[str] = "enable"
     module_name: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"op": self.op, "module_name": self.module_name}
+        return {"cmd": self.cmd, "module_name": self.module_name}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Disable:
     """An admin disables a plugin."""
 
-    op: ClassVar[str] = "disable"
+    cmd: ClassVar[str] = "disable"
     module_name: str
 
     to_json = Enable.to_json
@@ -120,43 +120,43 @@ class Disable:
 class SetScheduler:
     """An admin switches the built-in ``plugin_activation`` scheduler on or off."""
 
-    op: ClassVar[str] = "set-scheduler"
+    cmd: ClassVar[str] = "set-scheduler"
     enabled: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"op": self.op, "enabled": self.enabled}
+        return {"cmd": self.cmd, "enabled": self.enabled}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Restart:
     """The host restarts: in-memory state is gone, persisted state is restored."""
 
-    op: ClassVar[str] = "restart"
+    cmd: ClassVar[str] = "restart"
 
     def to_json(self) -> dict[str, Any]:
-        return {"op": self.op}
+        return {"cmd": self.cmd}
 
 
 Event = StartRun | Activate | Extend | SetStrategy | Enable | Disable | SetScheduler | Restart
 Call = Activate | Extend
 EVENT_TYPES: Final[Mapping[str, type]] = {
-    t.op: t for t in (StartRun, Activate, Extend, SetStrategy, Enable, Disable, SetScheduler, Restart)
+    t.cmd: t for t in (StartRun, Activate, Extend, SetStrategy, Enable, Disable, SetScheduler, Restart)
 }
 
 
 def event_from_json(doc: Mapping[str, Any]) -> Event:
-    """Build an event from ``{"op": ..., ...}``; raises MalformedDocument on a wrong shape."""
+    """Build an event from ``{"cmd": ..., ...}``; raises MalformedDocument on a wrong shape."""
     if not isinstance(doc, Mapping):
         raise MalformedDocument(field="", reason="an event must be a mapping")
-    op = doc.get("op")
-    event_type = EVENT_TYPES.get(op) if isinstance(op, str) else None
+    cmd = doc.get("cmd")
+    event_type = EVENT_TYPES.get(cmd) if isinstance(cmd, str) else None
     if event_type is None:
-        raise MalformedDocument(field="op", reason=f"must be one of {', '.join(EVENT_TYPES)}, not {op!r}")
-    fields = {k: v for k, v in doc.items() if k != "op"}
+        raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(EVENT_TYPES)}, not {cmd!r}")
+    fields = {k: v for k, v in doc.items() if k != "cmd"}
     try:
         return event_type(**fields)
     except TypeError as error:
-        raise MalformedDocument(field="", reason=f"is not a valid {op!r} event: {error}") from None
+        raise MalformedDocument(field="", reason=f"is not a valid {cmd!r} event: {error}") from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

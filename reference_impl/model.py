@@ -252,3 +252,27 @@ class HostConfig:
             scheduler_enabled=_field(doc, "scheduler_enabled", bool, True),
             config=_field(doc, "config", dict, {}),
         )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImplementationInfo:
+    """Who an implementation is and which spec profiles it claims."""
+
+    name: str
+    version: str
+    language: str
+    profiles: tuple[str, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form (the result of the stdio ``hello`` command)."""
+        return {"name": self.name, "version": self.version, "language": self.language, "profiles": list(self.profiles)}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, JSON]) -> ImplementationInfo:
+        """Build from the wire form; raises MalformedDocument on a wrong shape."""
+        return cls(
+            name=_field(doc, "name", str),
+            version=_field(doc, "version", str),
+            language=_field(doc, "language", str, ""),
+            profiles=_strings(doc, "profiles"),
+        )

@@ -1,0 +1,75 @@
+"""What an implementation under test provides, and how its failures are reported.
+
+A Python implementation is any object satisfying :class:`Scheduler`; ``--impl
+python:package.module:factory`` calls ``factory()`` to get one. Implementations in other
+languages speak the stdio protocol instead (``conformance.adapters.stdio``). The runner
+only ever talks to an :class:`Adapter`, which turns both into JSON observations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from reference_impl.errors import PasError
+from reference_impl.events import Event, Observation
+from reference_impl.model import HostConfig, ImplementationInfo, Manifest
+
+
+@runtime_checkable
+class Scheduler(Protocol):
+    """The in-process interface of an activation scheduler under test.
+
+    ``start`` installs plugins under a host config and forgets all earlier state;
+    ``apply`` applies one event and returns the observation (see reference_impl.events).
+    ``reference_impl.engine.Engine`` is the reference example.
+    """
+
+    @property
+    def info(self) -> ImplementationInfo:
+        """Name, version, language and claimed profiles."""
+        ...
+
+    def start(self, manifests: Sequence[Manifest], host: HostConfig) -> None:
+        """Install ``manifests`` under ``host`` with empty state."""
+        ...
+
+    def apply(self, event: Event) -> Observation:
+        """Apply one event; return what was observed."""
+        ...
+
+
+class ImplementationFailed(PasError):
+    """The implementation under test crashed, hung, or broke the protocol.
+
+    The runner records this as an ``errored`` result; it never stops the run.
+    """
+
+    def __init__(self, *, reason: str, detail: str = "") -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+
+
+class Adapter(Protocol):
+    """What the runner drives: one implementation, whatever its kind, speaking JSON."""
+
+    def hello(self) -> ImplementationInfo:
+        """Start the implementation if needed and return who it is; raises ImplementationFailed."""
+        ...
+
+    def start(self, manifests: Sequence[Manifest], host: HostConfig) -> None:
+        """Begin a scenario; raises ImplementationFailed."""
+        ...
+
+    def send(self, event: Event) -> dict[str, Any]:
+        """Apply one event and return the observation's JSON; raises ImplementationFailed."""
+        ...
+
+    def reset(self) -> None:
+        """Throw the implementation away after a failure; the next hello/start begins afresh."""
+        ...
+
+    def close(self) -> None:
+        """Say goodbye and release every resource (idempotent)."""
+        ...

@@ -1,0 +1,229 @@
+"""Scenarios: frozen values, and the loader that turns suite files into them.
+
+A scenario file is checked against spec/schemas/scenario.schema.yaml first; every problem
+(schema, unknown fixture, bad manifest) is returned with file, line and JSON pointer.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance._yaml import YamlDocument, load_mapping
+from conformance.problems import Problem, SourceLocation
+from conformance.schemas import check_against
+from reference_impl.events import (
+    OMITTED,
+    Activate,
+    Disable,
+    Enable,
+    Event,
+    Extend,
+    Restart,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+)
+from reference_impl.model import HostConfig, Manifest
+
+DEFAULT_CONVERSATION = "main"
+SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
+FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
+ACTIONS = ("run", "activate", "extend", "set_strategy", "enable", "disable", "set_scheduler", "restart")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextExpectation:
+    """Checks on the reference text of a step (text profile only)."""
+
+    equals: str | None = None
+    contains: tuple[str, ...] = ()
+    not_contains: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Step:
+    """One event with what it must produce."""
+
+    index: int
+    action: str
+    event: Event
+    expect: Mapping[str, Any] = field(default_factory=dict)
+    shown: tuple[str, ...] | None = None
+    order: tuple[str, ...] | None = None
+    text: TextExpectation | None = None
+    covers: tuple[str, ...] = ()
+    note: str = ""
+    source: SourceLocation | None = None
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer of this step in its scenario file."""
+        return f"/steps/{self.index}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scenario:
+    """A complete scenario: plugins, host config, steps, and what it covers."""
+
+    id: str
+    title: str
+    covers: tuple[str, ...]
+    steps: tuple[Step, ...]
+    profiles: tuple[str, ...] = ("activation",)
+    description: str = ""
+    plugins: tuple[Manifest, ...] = ()
+    host: HostConfig = field(default_factory=HostConfig)
+    path: str = ""
+
+    @property
+    def requirements(self) -> tuple[str, ...]:
+        """Every requirement the scenario or any of its steps names, in first-seen order."""
+        seen = dict.fromkeys(self.covers)
+        for step in self.steps:
+            seen.update(dict.fromkeys(step.covers))
+        return tuple(seen)
+
+
+def _event(action: str, value: Any, adapters: Mapping[str, str]) -> Event:
+    if action == "run":
+        conversation = value or DEFAULT_CONVERSATION
+        return StartRun(conversation=conversation, adapter=adapters.get(conversation))
+    if action in ("activate", "extend"):
+        conversation = value.get("conversation", DEFAULT_CONVERSATION)
+        call = Activate if action == "activate" else Extend
+        return call(conversation=conversation, module_name=value["module_name"],
+                    rounds=value.get("rounds", OMITTED), adapter=adapters.get(conversation))
+    if action == "set_strategy":
+        return SetStrategy(module_name=value["module_name"], strategy=value["strategy"])
+    if action == "enable":
+        return Enable(module_name=value)
+    if action == "disable":
+        return Disable(module_name=value)
+    if action == "set_scheduler":
+        return SetScheduler(enabled=value)
+    return Restart()
+
+
+def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, adapters: Mapping[str, str]) -> Step:
+    action = next(key for key in ACTIONS if key in raw)
+    text = raw.get("text")
+    return Step(
+        index=index,
+        action=action,
+        event=_event(action, raw[action], adapters),
+        expect=raw.get("expect", {}),
+        shown=tuple(raw["shown"]) if "shown" in raw else None,
+        order=tuple(raw["order"]) if "order" in raw else None,
+        text=TextExpectation(
+            equals=text.get("equals"), contains=tuple(text.get("contains", ())),
+            not_contains=tuple(text.get("not_contains", ())),
+        ) if text else None,
+        covers=tuple(raw.get("covers", ())),
+        note=raw.get("note", ""),
+        source=doc.where(f"/steps/{index}"),
+    )
+
+
+@functools.cache
+def _fixtures(path: Path) -> tuple[dict[str, Any], tuple[Problem, ...]]:
+    doc, problems = load_mapping(path)
+    if doc is None:
+        return {}, tuple(problems)
+    found: list[Problem] = []
+    for name, manifest in doc.value.items():
+        found += check_against("plugin-manifest", doc, pointer_prefix=f"/{name}", value=manifest)
+    return doc.value, tuple(found)
+
+
+def _plugins(doc: YamlDocument, fixtures: Mapping[str, Any]) -> tuple[list[Manifest], list[Problem]]:
+    manifests, problems = [], []
+    for index, entry in enumerate(doc.value.get("plugins", [])):
+        pointer = f"/plugins/{index}"
+        if "fixture" in entry:
+            if entry["fixture"] not in fixtures:
+                problems.append(Problem(code="unknown-fixture", pointer=f"{pointer}/fixture", source=doc.where(pointer),
+                                        message=f"no fixture named {entry['fixture']!r}; see {FIXTURES_FILE.name}"))
+                continue
+            entry = {**fixtures[entry["fixture"]], **entry.get("with", {})}
+        manifests.append(Manifest.from_json(entry))
+    names = [m.module_name for m in manifests]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(Problem(code="duplicate-module", pointer="/plugins", source=doc.where("/plugins"),
+                                message=f"two plugins have module_name {name!r}; rename one"))
+    return manifests, problems
+
+
+def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
+    raw = dict(raw)
+    raw.setdefault("enabled", [m.module_name for m in manifests if not m.builtin])
+    return HostConfig.from_json(raw)
+
+
+def parse_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> tuple[Scenario | None, list[Problem]]:
+    """Check a loaded scenario document and build the Scenario; problems when it is invalid."""
+    problems = check_against("scenario", doc)
+    if problems:
+        return None, problems
+    fixtures, fixture_problems = _fixtures(fixtures_path)
+    if fixture_problems:
+        return None, list(fixture_problems)
+    manifests, problems = _plugins(doc, fixtures)
+    if problems:
+        return None, problems
+    raw = doc.value
+    adapters = {c: spec["adapter"] for c, spec in raw.get("conversations", {}).items() if "adapter" in spec}
+    scenario = Scenario(
+        id=raw["id"],
+        title=raw["title"],
+        covers=tuple(raw["covers"]),
+        profiles=tuple(raw.get("profiles", ("activation",))),
+        description=raw.get("description", ""),
+        plugins=tuple(manifests),
+        host=_host(raw.get("host", {}), manifests),
+        steps=tuple(_step(i, step, doc, adapters) for i, step in enumerate(raw["steps"])),
+        path=doc.path,
+    )
+    return scenario, []
+
+
+def load_scenario(path: Path | str, fixtures_path: Path = FIXTURES_FILE) -> tuple[Scenario | None, list[Problem]]:
+    """Load one scenario file."""
+    doc, problems = load_mapping(path)
+    if doc is None:
+        return None, problems
+    return parse_scenario(doc, fixtures_path)
+
+
+def scenario_files(paths: Iterable[Path | str] = ()) -> list[Path]:
+    """The scenario files named by ``paths`` (files or folders); the bundled suite when empty."""
+    paths = list(paths) or [SUITE_DIR]
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*.yaml") if p.name != FIXTURES_FILE.name)
+        else:
+            found.append(path)
+    return found
+
+
+def load_suite(paths: Iterable[Path | str] = ()) -> tuple[list[Scenario], list[Problem]]:
+    """Load every scenario under ``paths``; duplicate ids are problems."""
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    first_path: dict[str, str] = {}
+    for path in scenario_files(paths):
+        scenario, found = load_scenario(path)
+        problems += found
+        if scenario is None:
+            continue
+        if scenario.id in first_path:
+            problems.append(Problem(code="duplicate-scenario-id", pointer="/id", source=SourceLocation(path=str(path)),
+                                    message=f"id {scenario.id!r} is also used by {first_path[scenario.id]}; ids are never reused"))
+            continue
+        first_path[scenario.id] = str(path)
+        scenarios.append(scenario)
+    return scenarios, problems
