@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from reference_impl.errors import PasError
 from reference_impl.model import HostConfig, Manifest
@@ -18,11 +19,31 @@ class DuplicateModule(PasError, ValueError):
         super().__init__(f"two plugins declare module_name '{module_name}'")
 
 
+T = TypeVar("T")
+_MEMO_SIZE = 16
+
+
 @dataclass(frozen=True, slots=True)
 class Catalogue:
     """The installed plugins, by module_name, in installation order."""
 
     manifests: Mapping[str, Manifest] = field(default_factory=dict)
+    # Results derived from (this catalogue, a host config): pure, so safe to reuse.
+    _memo: dict[Hashable, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def memoised(self, key: Hashable, anchor: object, compute: Callable[[], T]) -> T:
+        """``compute()`` once per ``key`` while ``anchor`` (the object the key's id came from) lives.
+
+        The anchor is held with the result so that a recycled ``id()`` never returns a stale value.
+        """
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is anchor:
+            return hit[1]
+        if len(self._memo) >= _MEMO_SIZE:
+            self._memo.pop(next(iter(self._memo)))
+        value = compute()
+        self._memo[key] = (anchor, value)
+        return value
 
     @classmethod
     def of(cls, manifests: Iterable[Manifest]) -> Catalogue:

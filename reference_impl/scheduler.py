@@ -101,34 +101,49 @@ def _view(manifest: Manifest, state: PluginState, rounds_left: int | None, seman
     )
 
 
-def _prompt_order(views: list[PluginView]) -> tuple[PluginView, ...]:
-    """ACT-ORDER-1: always-awake blocks first, then the rest, each group by module_name."""
-    return tuple(sorted(views, key=lambda v: (v.state is not PluginState.ALWAYS_AWAKE, v.module_name)))
+def _lineup(
+    catalogue: Catalogue, host: HostConfig, adapter: str | None, semantics: Semantics
+) -> tuple[tuple[Manifest, bool, PluginView], ...]:
+    """The plugins a run shows, in prompt order, each with its eligibility and its resting view.
+
+    ACT-ORDER-1: always-awake blocks first, then the rest (active and sleeping together), each
+    group by module_name. Both groups depend only on the host config and the adapter, so the
+    order is computed once per host config and reused run after run; a run only swaps in the
+    active view of plugins with a stored counter.
+    """
+
+    def compute() -> tuple[tuple[Manifest, bool, PluginView], ...]:
+        on = scheduler_on(host, semantics)
+        entries = []
+        for manifest in catalogue.available(host, adapter):
+            eligible = on and _eligible(manifest, host, semantics)
+            resting = PluginState.SLEEPING if eligible else PluginState.ALWAYS_AWAKE
+            entries.append((manifest, eligible, _view(manifest, resting, None, semantics)))
+        return tuple(sorted(entries, key=lambda e: (e[1], e[0].module_name)))
+
+    return catalogue.memoised(("lineup", id(host), adapter, id(semantics)), host, compute)
 
 
 def _start_run(catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics):
-    host = state.host
-    available = catalogue.available(host, event.adapter)
-    if not scheduler_on(host, semantics):
+    lineup = _lineup(catalogue, state.host, event.adapter, semantics)
+    if not scheduler_on(state.host, semantics):
         # ACT-SCHED-1/2: everything awake; counters are neither read nor changed.
-        views = [_view(m, PluginState.ALWAYS_AWAKE, None, semantics) for m in available]
-        return state, RunObservation(plugins=_prompt_order(views))
+        return state, RunObservation(plugins=tuple(view for _, _, view in lineup))
     stored = state.counters_of(event.conversation)
+    if not stored:
+        return state, RunObservation(plugins=tuple(view for _, _, view in lineup))
     remaining: dict[str, int] = {}
     views = []
-    for manifest in available:
-        if not _eligible(manifest, host, semantics):
-            views.append(_view(manifest, PluginState.ALWAYS_AWAKE, None, semantics))
-            continue
-        rounds = stored.get(manifest.module_name, 0)
+    for manifest, eligible, resting in lineup:
+        rounds = stored.get(manifest.module_name, 0) if eligible else 0
         if rounds > 0:
             views.append(_view(manifest, PluginState.ACTIVE, rounds, semantics))
             if rounds > 1:
                 remaining[manifest.module_name] = rounds - 1
         else:
-            views.append(_view(manifest, PluginState.SLEEPING, None, semantics))
+            views.append(resting)
     # Counters of plugins that are no longer available or eligible are not carried over (ACT-COUNT-5).
-    return state.with_counters(event.conversation, remaining), RunObservation(plugins=_prompt_order(views))
+    return state.with_counters(event.conversation, remaining), RunObservation(plugins=tuple(views))
 
 
 def parse_rounds(value: Any, semantics: Semantics) -> int | None:
