@@ -35,7 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pas {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in _command_modules():
-        module = importlib.import_module(f"conformance.commands.{module_name}")
+        try:
+            module = importlib.import_module(f"conformance.commands.{module_name}")
+        except Exception as error:  # one broken command must not take every other one down
+            print(f"pas: command {module_name!r} is unavailable: {error}", file=sys.stderr)
+            continue
         name = module_name.replace("_", "-")
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
         module.configure(sub)

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from reference_impl.events import Activate, Call, CallObservation, PluginView, RunObservation
 from reference_impl.model import Manifest, OutcomeKind, PluginState
+
+def quoteattr(value: str) -> str:
+    """A double-quoted, escaped XML attribute value (TXT-BLOCK-1, TXT-BLOCK-2)."""
+    return '"' + escape(value, {'"': "&quot;"}) + '"'
+
 
 SLEEPING_RULE = "Summary only. Do not guess hidden details. Activate if needed."
 
@@ -98,5 +103,5 @@ def render_reply(manifests: Mapping[str, Manifest], call: Call, reply: CallObser
             return f"Plugin `{m}` visibility extended. {reply.rounds} runs remain."
         case OutcomeKind.INVALID_ARGUMENT:
             # JSON spelling, so that every implementation language can produce the same text.
-            return f"Invalid rounds value {json.dumps(call.rounds)}: rounds must be an integer."
+            return f"Invalid rounds value {json.dumps(call.rounds, separators=(',', ':'), ensure_ascii=False)}: rounds must be an integer."
     raise ValueError(f"unknown outcome {reply.outcome!r}")
