@@ -268,6 +268,12 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
         message = (error.problem or error.context or "syntax error").strip()
         hint = "; use spaces, not tabs, to indent" if "\t" in message or "tab" in message.lower() else ""
         return documents, [_problem(path, "yaml-syntax", f"{message}{hint}", _mark(mark) if mark else None)]
+    except yaml.reader.ReaderError as error:
+        # Raised before scanning, so it carries a character offset rather than a mark.
+        before = text[: error.position]
+        mark = (before.count("\n") + 1, error.position - (before.rfind("\n") + 1) + 1)
+        message = f"character #x{error.character:04x} is not allowed in YAML ({error.reason}); remove it"
+        return documents, [_problem(path, "yaml-syntax", message, mark)]
     except yaml.YAMLError as error:
         return documents, [_problem(path, "yaml-syntax", str(error).strip(), None)]
     return documents, []
@@ -298,6 +304,8 @@ def load_mapping(path: Path | str, limits: Limits = Limits()) -> tuple[YamlDocum
     documents, problems = load_documents(path, limits)
     if problems:
         return None, problems
+    if not documents:
+        return None, [_problem(str(path), "empty-document", "the file holds no document (only comments?); expected a mapping", (1, 1))]
     if len(documents) != 1:
         return None, [_problem(str(path), "multiple-documents",
                                f"expected one document, found {len(documents)}", (documents[1].line, 1))]

@@ -47,7 +47,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.source}: " if self.source else ""
-        pointer = f" [{self.pointer or '/'}]" if self.source is not None or self.pointer else ""
+        pointer = f" [{self.pointer}]" if self.pointer else ""
         return f"{where}{self.severity.value} {self.code} {self.message}{pointer}"
 
     def to_json(self) -> dict[str, Any]:

@@ -148,7 +148,12 @@ def _plugins(doc: YamlDocument, fixtures: Mapping[str, Any]) -> tuple[list[Manif
                 problems.append(Problem(code="unknown-fixture", pointer=f"{pointer}/fixture", source=doc.where(pointer),
                                         message=f"no fixture named {entry['fixture']!r}; see {FIXTURES_FILE.name}"))
                 continue
-            entry = {**fixtures[entry["fixture"]], **entry.get("with", {})}
+            merged = {**fixtures[entry["fixture"]], **entry.get("with", {})}
+            found = check_against("plugin-manifest", doc, pointer_prefix=f"{pointer}/with", value=merged)
+            if found:
+                problems += found
+                continue
+            entry = merged
         manifests.append(Manifest.from_json(entry))
     names = [m.module_name for m in manifests]
     for name in sorted({n for n in names if names.count(n) > 1}):

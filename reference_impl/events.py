@@ -144,6 +144,16 @@ EVENT_TYPES: Final[Mapping[str, type]] = {
 }
 
 
+# Argument types of the events; `rounds` and `strategy` take any JSON value on purpose
+# (bad values are outcomes to observe, not malformed events).
+_FIELD_TYPES: Final[Mapping[str, tuple[type, ...]]] = {
+    "conversation": (str,),
+    "module_name": (str,),
+    "adapter": (str, type(None)),
+    "enabled": (bool,),
+}
+
+
 def event_from_json(doc: Mapping[str, Any]) -> Event:
     """Build an event from ``{"cmd": ..., ...}``; raises MalformedDocument on a wrong shape."""
     if not isinstance(doc, Mapping):
@@ -153,6 +163,10 @@ def event_from_json(doc: Mapping[str, Any]) -> Event:
     if event_type is None:
         raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(EVENT_TYPES)}, not {cmd!r}")
     fields = {k: v for k, v in doc.items() if k != "cmd"}
+    for name, value in fields.items():
+        expected = _FIELD_TYPES.get(name)
+        if expected and (not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected)):
+            raise MalformedDocument(field=name, reason=f"must be {' or '.join(t.__name__ for t in expected)}")
     try:
         return event_type(**fields)
     except TypeError as error:

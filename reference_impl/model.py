@@ -114,6 +114,8 @@ class Method:
     @classmethod
     def from_json(cls, doc: Mapping[str, JSON]) -> Method:
         """Build a method from its manifest form; raises MalformedDocument on a wrong shape."""
+        if not isinstance(doc, Mapping):
+            raise MalformedDocument(field="methods", reason=f"must hold mappings, not {type(doc).__name__}")
         return cls(
             name=_field(doc, "name", str),
             kind=_enum(MethodKind, _field(doc, "kind", str), "kind"),
@@ -245,12 +247,16 @@ class HostConfig:
         if not isinstance(doc, Mapping):
             raise MalformedDocument(field="", reason="a host config must be a mapping")
         strategies = _field(doc, "strategies", dict, {})
+        config = _field(doc, "config", dict, {})
+        for module, layer in config.items():
+            if not isinstance(layer, Mapping):
+                raise MalformedDocument(field=f"config/{module}", reason=f"must be a mapping, not {type(layer).__name__}")
         return cls(
             enabled=_strings(doc, "enabled"),
             disabled=frozenset(_strings(doc, "disabled")),
             strategies={m: _enum(Strategy, s, f"strategies/{m}") for m, s in strategies.items()},
             scheduler_enabled=_field(doc, "scheduler_enabled", bool, True),
-            config=_field(doc, "config", dict, {}),
+            config=config,
         )
 
 

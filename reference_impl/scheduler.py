@@ -66,16 +66,24 @@ class SchedulerState:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> SchedulerState:
-        """Restore a persisted state; raises MalformedDocument when it is not one."""
+        """Restore a persisted state; raises MalformedDocument when it is not one.
+
+        Counters must be integers in 0..MAX_ACTIVE_ROUNDS (ACT-COUNT-8); zeros are dropped.
+        """
+        if not isinstance(doc, Mapping):
+            raise MalformedDocument(field="", reason=f"a scheduler state must be a mapping, not {type(doc).__name__}")
         counters = doc.get("counters", {})
-        if not isinstance(counters, Mapping) or not all(
-            isinstance(v, Mapping) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values())
+        limit = load_semantics().max_active_rounds
+        valid = isinstance(counters, Mapping) and all(
+            isinstance(v, Mapping)
+            and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= limit for n in v.values())
             for v in counters.values()
-        ):
-            raise MalformedDocument(field="counters", reason="must map conversations to {module: integer}")
+        )
+        if not valid:
+            raise MalformedDocument(field="counters", reason=f"must map conversations to {{module: integer 0..{limit}}}")
         return cls(
             host=HostConfig.from_json(doc.get("host", {})),
-            counters={c: dict(v) for c, v in counters.items() if v},
+            counters={c: {m: n for m, n in v.items() if n} for c, v in counters.items() if any(v.values())},
         )
 
 

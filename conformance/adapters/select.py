@@ -1,0 +1,91 @@
+"""Turning an ``--impl`` value into an adapter.
+
+Accepted forms:
+
+- ``reference`` — the reference implementation, in-process;
+- ``python:package.module:factory`` — ``factory()`` returns a Scheduler (``:factory`` may be
+  left out and defaults to ``create``; a dotted ``Class.method`` path works too). The
+  current directory is importable, as with ``python -m``;
+- ``cmd:COMMAND ARGS`` — start ``COMMAND ARGS`` (split as a POSIX shell splits words, but
+  run without a shell) and speak the JSON-lines stdio protocol to it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from conformance.implementation import Adapter
+from reference_impl.errors import PasError
+
+DEFAULT_TIMEOUT = 10.0
+FORMS = "'reference', 'python:package.module:factory' or 'cmd:COMMAND ARGS'"
+
+
+class BadImplementation(PasError, ValueError):
+    """An ``--impl`` value that names no usable implementation (a usage error)."""
+
+    def __init__(self, *, spec: str, reason: str) -> None:
+        self.spec = spec
+        self.reason = reason
+        super().__init__(f"--impl {spec!r}: {reason}")
+
+
+def _factory(spec: str, target: str) -> Callable[[], Any]:
+    module_name, _, attribute = target.partition(":")
+    attribute = attribute or "create"
+    if not module_name or not all(part.isidentifier() for part in module_name.split(".") + attribute.split(".")):
+        raise BadImplementation(spec=spec, reason=f"expected {FORMS}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        value: Any = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name and (module_name + ".").startswith(error.name + "."):
+            raise BadImplementation(spec=spec, reason=f"no module named {error.name!r} (is it on PYTHONPATH?)") from None
+        raise BadImplementation(spec=spec, reason=f"importing {module_name} failed: {error}") from None
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - their module's import-time crash is a usage error here
+        raise BadImplementation(spec=spec, reason=f"importing {module_name} failed: {type(error).__name__}: {error}") from None
+    for part in attribute.split("."):
+        if not hasattr(value, part):
+            raise BadImplementation(spec=spec, reason=f"{module_name} has no attribute {attribute!r}")
+        value = getattr(value, part)
+    if not callable(value):
+        raise BadImplementation(spec=spec, reason=f"{module_name}:{attribute} is not callable")
+    return value
+
+
+def _stdio(spec: str, command: str, timeout: float, check_messages: bool) -> Adapter:
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise BadImplementation(spec=spec, reason=f"cannot split the command: {error}") from None
+    if not argv:
+        raise BadImplementation(spec=spec, reason="the command is empty; write cmd:PROGRAM ARGS")
+    try:
+        from conformance.adapters.stdio import StdioAdapter
+    except ImportError as error:
+        raise BadImplementation(spec=spec, reason=f"the stdio adapter is not available: {error}") from None
+    return StdioAdapter(argv, timeout=timeout, check_messages=check_messages)
+
+
+def adapter_for(spec: str, *, timeout: float = DEFAULT_TIMEOUT, check_messages: bool = False) -> Adapter:
+    """The adapter for an ``--impl`` value; raises BadImplementation when it names nothing usable.
+
+    ``timeout`` (seconds per step) and ``check_messages`` (schema-check every wire message)
+    apply to ``cmd:`` implementations only: in-process calls are not timed out.
+    """
+    from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
+
+    kind, colon, target = spec.partition(":")
+    if spec == "reference":
+        return reference_adapter()
+    if colon and kind == "python":
+        return InProcessAdapter(_factory(spec, target.strip()), name=target.strip())
+    if colon and kind == "cmd":
+        return _stdio(spec, target, timeout, check_messages)
+    raise BadImplementation(spec=spec, reason=f"expected {FORMS}")

@@ -1,0 +1,151 @@
+"""The generated part of the spec site: pages made from the very files the tools use.
+
+Pure page builders live in the submodules (spec data in, Markdown or SVG text out); this
+module loads the data, calls them, and writes or checks ``docs/generated/``. Run
+``python -m conformance docs generate`` after changing spec/, the scenarios or the lint
+registry; ``tests/docs`` fails while a committed page is stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance.problems import Problem
+
+PROTOCOL_ORDER = ("hello", "start", "run", "activate", "extend", "set-strategy", "enable", "disable",
+                  "set-scheduler", "restart", "bye", "error", "common")
+MAIN_SCHEMAS = ("plugin-manifest", "host-config", "scenario", "requirements", "semantics")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GeneratedSite:
+    """The generated files by path relative to docs/generated/, and any problem loading the sources."""
+
+    files: Mapping[str, str] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+
+
+def _load(path: Path) -> tuple[Any, list[Problem]]:
+    from conformance._yaml import load_mapping
+
+    doc, problems = load_mapping(path)
+    return (doc.value if doc is not None else None), problems
+
+
+def _schema_docs(schemas_dir: Path) -> tuple[list[Any], list[Problem]]:
+    from conformance.docs_gen.schema_pages import SchemaDoc
+
+    main, protocol, problems = [], [], []
+    for path in sorted(schemas_dir.rglob("*.schema.yaml")):
+        contents, found = _load(path)
+        problems += found
+        if contents is None:
+            continue
+        name = path.relative_to(schemas_dir).as_posix().removesuffix(".schema.yaml")
+        if "/" in name:
+            short = name.rsplit("/", 1)[1]
+            protocol.append(SchemaDoc(name=name, contents=contents, page="schemas/protocol.md", prefix=f"{short}-"))
+        else:
+            main.append(SchemaDoc(name=name, contents=contents, page=f"schemas/{name}.md"))
+    main.sort(key=lambda d: (MAIN_SCHEMAS.index(d.name) if d.name in MAIN_SCHEMAS else len(MAIN_SCHEMAS), d.name))
+    protocol.sort(key=lambda d: _protocol_key(d.name))
+    return main + protocol, problems
+
+
+def _protocol_key(name: str) -> tuple[int, int, str]:
+    short = name.rsplit("/", 1)[1]
+    stem, _, direction = short.rpartition("-")
+    if direction not in ("request", "response"):
+        stem, direction = short, ""
+    rank = PROTOCOL_ORDER.index(stem) if stem in PROTOCOL_ORDER else len(PROTOCOL_ORDER)
+    return rank, ("request", "response", "").index(direction), short
+
+
+def _schema_pages(schemas_dir: Path, known: frozenset[str]) -> tuple[dict[str, str], list[Problem]]:
+    from conformance.docs_gen.schema_pages import combined_page, schema_index_page, schema_page
+
+    docs, problems = _schema_docs(schemas_dir)
+    by_id = {d.contents.get("$id", d.name): d for d in docs}
+    files = {d.page: schema_page(d, by_id, known) for d in docs if d.page != "schemas/protocol.md"}
+    protocol = [d for d in docs if d.page == "schemas/protocol.md"]
+    if protocol:
+        files["schemas/protocol.md"] = combined_page("Protocol messages", (
+            "Every message of the JSON-lines stdio protocol has a JSON Schema under "
+            "`spec/schemas/protocol/`; the runner checks what an implementation sends against them "
+            "(and, with `--check-messages`, what it sends itself). The conversation they make up is "
+            "described, with a worked transcript, on the [Protocol](../../protocol.md) page."),
+            protocol, by_id, known)
+    files["schemas/index.md"] = schema_index_page(docs)
+    return files, problems
+
+
+def generate() -> GeneratedSite:
+    """Build every generated page from the bundled spec, the bundled suite and the lint registry."""
+    from conformance.docs_gen.lint_pages import lint_rules_page
+    from conformance.docs_gen.scenario_pages import coverage_of, scenario_catalogue, scenario_page_of
+    from conformance.docs_gen.spec_pages import decision_tables_page, specification_page
+    from conformance.docs_gen.timeline import overview_timelines
+    from conformance.lint.registry import RULES
+    from conformance.scenario import SUITE_DIR, load_suite
+    from reference_impl.spec_files import spec_dir, spec_version
+
+    requirements, problems = _load(spec_dir() / "requirements.yaml")
+    semantics, found = _load(spec_dir() / "semantics.yaml")
+    problems += found
+    scenarios, found = load_suite()
+    problems += found
+    if requirements is None or semantics is None:
+        return GeneratedSite(problems=tuple(problems))
+    known = frozenset(r["id"] for r in requirements["requirements"])
+    schema_files, found = _schema_pages(spec_dir() / "schemas", known)
+    problems += found
+    semantics_schema = _load(spec_dir() / "schemas" / "semantics.schema.yaml")[0] or {}
+    files = {
+        "specification.md": specification_page(requirements, coverage_of(scenarios), spec_version(),
+                                               scenario_page_of(scenarios, SUITE_DIR)),
+        "decision-tables.md": decision_tables_page(semantics, semantics_schema, known),
+        "lint-rules.md": lint_rules_page(RULES.values()),
+        **scenario_catalogue(scenarios, SUITE_DIR),
+        **schema_files,
+        **overview_timelines(),
+    }
+    return GeneratedSite(files=dict(sorted(files.items())), problems=tuple(problems))
+
+
+def write_generated(out_dir: Path | str, site: GeneratedSite | None = None) -> tuple[Path, ...]:
+    """Write every generated file under ``out_dir`` and delete files there that are no longer generated.
+
+    Returns the paths written. Writes nothing when the sources have problems (the caller reports
+    ``generate().problems``); raises OSError when ``out_dir`` cannot be written.
+    """
+    site = site or generate()
+    if site.problems:
+        return ()
+    out = Path(out_dir)
+    for stale in sorted(set(_existing(out)) - set(site.files)):
+        (out / stale).unlink()
+    written = []
+    for relative, content in site.files.items():
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_text(encoding="utf-8") != content:
+            target.write_text(content, encoding="utf-8", newline="\n")
+        written.append(target)
+    return tuple(written)
+
+
+def _existing(out: Path) -> list[str]:
+    return [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()] if out.is_dir() else []
+
+
+def stale_files(out_dir: Path | str, site: GeneratedSite | None = None) -> list[str]:
+    """Paths under ``out_dir`` that are missing, different, or no longer generated (empty: up to date)."""
+    site = site or generate()
+    out = Path(out_dir)
+    existing = set(_existing(out))
+    changed = [p for p, text in site.files.items()
+               if p not in existing or (out / p).read_text(encoding="utf-8") != text]
+    return sorted(changed + sorted(existing - set(site.files)))

@@ -1,0 +1,182 @@
+"""The human report: one block per scenario that did not pass, then the summaries.
+
+``failure_text`` and ``error_text`` are the readable expected-vs-actual diff shared by the
+other reporters and by the pytest plugin.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from conformance.expectations import Mismatch
+from conformance.problems import SourceLocation
+from conformance.results import Outcome, RequirementStatus, RunResult, ScenarioResult
+
+_COLORS = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
+_OUTCOME_COLOR = {Outcome.FAILED: "red", Outcome.ERRORED: "red", Outcome.STALE: "red",
+                  Outcome.XFAILED: "yellow", Outcome.SKIPPED: "yellow", Outcome.PASSED: "green"}
+_MAX_VALUE = 200
+
+
+def paint(text: str, color: str, enabled: bool) -> str:
+    """``text`` in an ANSI colour when ``enabled``."""
+    return f"\x1b[{_COLORS[color]}m{text}\x1b[0m" if enabled else text
+
+
+def show(value: Any, limit: int = _MAX_VALUE) -> str:
+    """A value as compact JSON (repr when not JSON), cut to ``limit`` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _missing(mismatch: Mismatch) -> bool:
+    return mismatch.to_json()["actual"] is None and str(mismatch).endswith("got (missing)")
+
+
+def mismatch_lines(mismatch: Mismatch) -> list[str]:
+    """One line per simple difference; a unified diff for differing multi-line texts."""
+    expected, actual = mismatch.expected, mismatch.actual
+    if mismatch.pointer == "/text" and isinstance(expected, str) and isinstance(actual, str):
+        diff = difflib.unified_diff(expected.splitlines(), actual.splitlines(), "expected", "actual", lineterm="", n=1)
+        return ["/text differs from the expected text:", *(f"  {line}" for line in diff)]
+    if mismatch.pointer == "/text (contains)":
+        return [f"/text should contain {show(expected)}", f"  text was {show(actual, 400)}"]
+    if mismatch.pointer == "/text (not_contains)":
+        return [f"/text should contain {expected.removeprefix('no ')} but does not", f"  text was {show(actual, 400)}"]
+    got = "(missing)" if _missing(mismatch) else show(actual)
+    return [f"{mismatch.pointer or '/'}: expected {show(expected)}, got {got}"]
+
+
+def _view(view: Any) -> str:
+    if not isinstance(view, Mapping):
+        return show(view, 60)
+    rounds = f"({view['rounds_left']})" if view.get("rounds_left") is not None else ""
+    hint = "+hint" if view.get("hint") else ""
+    return f"{view.get('module_name')} {view.get('state')}{rounds}{hint}"
+
+
+def observed_text(observed: Any) -> str:
+    """A one-line digest of an observation (the plugins shown, or a reply's fields)."""
+    if isinstance(observed, Mapping) and isinstance(observed.get("plugins"), list):
+        return " | ".join(_view(v) for v in observed["plugins"]) or "(no plugins shown)"
+    if isinstance(observed, Mapping):
+        return show({k: v for k, v in observed.items() if k != "text"}, 300)
+    return show(observed, 300)
+
+
+def _where(source: SourceLocation | None) -> str:
+    """``path:line:column, `` with the path relative to the current folder when inside it."""
+    if source is None:
+        return ""
+    path = Path(source.path)
+    try:
+        path = path.resolve().relative_to(Path.cwd())
+    except (ValueError, OSError):
+        pass
+    return f"{replace(source, path=str(path))}, "
+
+
+def failure_text(result: ScenarioResult) -> str:
+    """The readable diff of a failed (or xfailed) result: step, event sent, what differed."""
+    failure = result.failure
+    if failure is None:
+        return error_text(result)
+    where = _where(failure.source)
+    note = f": {failure.note}" if failure.note else ""
+    lines = [f"{where}step {failure.index} ({failure.action}){note}",
+             f"sent     {show(failure.event)}",
+             f"breaks   {', '.join(failure.breaks) or '(no requirement named)'}"]
+    for mismatch in failure.mismatches:
+        lines += mismatch_lines(mismatch)
+    lines.append(f"observed {observed_text(failure.observed)}")
+    return "\n".join(lines)
+
+
+def error_text(result: ScenarioResult) -> str:
+    """Why a scenario errored: where, the reason and the detail."""
+    error = result.error
+    if error is None:
+        return result.reason
+    at = "while starting the scenario" if error.step is None else f"at step {error.step}"
+    lines = [f"{error.reason} ({at})"]
+    if error.event is not None:
+        lines.append(f"sent     {show(error.event)}")
+    if error.detail:
+        lines.append(f"detail   {error.detail}")
+    return "\n".join(lines)
+
+
+def headline(result: ScenarioResult) -> str:
+    """One line naming a result: the first mismatch, the error reason, or the listed reason."""
+    if result.outcome is Outcome.STALE:
+        return f"listed as an expected failure ({result.reason}) but passed: remove it from the file"
+    if result.outcome in (Outcome.SKIPPED, Outcome.XFAILED):
+        return result.reason
+    if result.failure is not None:
+        first = mismatch_lines(result.failure.mismatches[0])[0] if result.failure.mismatches else "differs"
+        return f"step {result.failure.index} ({result.failure.action}): {first}"
+    return error_text(result).splitlines()[0] if result.error else result.reason
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _result_block(result: ScenarioResult, color: bool) -> str:
+    label = paint(f"{result.outcome.value.upper():7}", _OUTCOME_COLOR[result.outcome], color)
+    head = f"{label} {paint(result.id, 'bold', color)} {paint(result.title, 'dim', color)}"
+    if result.outcome in (Outcome.FAILED, Outcome.ERRORED):
+        return f"{head}\n{_indent(failure_text(result))}"
+    return f"{head}\n    {headline(result)}"
+
+
+def _skipped_lines(results: Iterable[ScenarioResult], color: bool) -> list[str]:
+    by_reason: dict[str, list[str]] = {}
+    for result in results:
+        by_reason.setdefault(result.reason, []).append(result.id)
+    label = paint("SKIPPED", "yellow", color)
+    return [f"{label} {len(ids)} scenario(s): {reason}" for reason, ids in by_reason.items()]
+
+
+def requirement_lines(run: RunResult) -> list[str]:
+    """Verdicts per RFC 2119 level, then each requirement that is not met."""
+    lines = ["Requirements (" + ", ".join(run.profiles) + "):"]
+    for level, counts in run.summary.levels.items():
+        parts = [f"{n} {status}" for status, n in counts.items() if n]
+        lines.append(f"  {level:7} {', '.join(parts)} (of {sum(counts.values())})")
+    bad = {RequirementStatus.FAILED, RequirementStatus.ERRORED}
+    for tally in run.summary.requirements:
+        if tally.status in bad:
+            counts = ", ".join(f"{n} {o}" for o, n in tally.counts.items() if n)
+            lines.append(f"  {tally.status.value:7} {tally.requirement.id} ({tally.requirement.level}) {counts}")
+    return lines
+
+
+def summary_line(run: RunResult) -> str:
+    """``N scenarios: a passed, b failed, ... in 0.12s`` (plus interruption)."""
+    parts = [f"{n} {outcome}" for outcome, n in run.summary.counts.items() if n]
+    stop = " (interrupted)" if run.interrupted else ""
+    return f"{len(run.results)} scenarios: {', '.join(parts) or 'none run'} in {run.duration:.2f}s{stop}"
+
+
+def render(run: RunResult, *, color: bool = False) -> str:
+    """The whole human report."""
+    info = run.info
+    who = f"{info.name} {info.version} ({info.language})" if info else "the implementation (no hello)"
+    lines = [f"pas run: {who}; profiles {', '.join(run.profiles)}", ""]
+    shown = [r for r in run.results if r.outcome not in (Outcome.PASSED, Outcome.SKIPPED)]
+    lines += [_result_block(r, color) for r in shown]
+    lines += _skipped_lines((r for r in run.results if r.outcome is Outcome.SKIPPED), color)
+    if len(lines) > 2:
+        lines.append("")
+    lines += requirement_lines(run)
+    lines.append(paint(summary_line(run), "green" if run.ok else "red", color))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,247 @@
+"""Protocol v1 messages: typed classes, their schemas, the reference server's answers, and the docs."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import protocol
+from conformance.serve import Session, serve
+from reference_impl.engine import Engine
+from reference_impl.errors import MalformedDocument
+from reference_impl.events import (
+    EVENT_TYPES,
+    Activate,
+    Disable,
+    Enable,
+    Extend,
+    Restart,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+)
+from reference_impl.model import HostConfig, Manifest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL_SCHEMAS = ROOT / "spec" / "schemas" / "protocol"
+DOC = ROOT / "docs" / "protocol.md"
+
+WEATHER = Manifest.from_json({
+    "name": "Weather", "module_name": "weather", "version": "1.0.0", "description": "Weather.",
+    "allow_sleep": True, "sleep_brief": "Weather for a city.",
+    "methods": [{"name": "get_weather", "kind": "tool", "description": "Current weather."}],
+})
+HOST = HostConfig(enabled=("weather",), strategies={})
+EVENTS = {
+    "run": StartRun(conversation="main", adapter="telegram"),
+    "activate": Activate(conversation="main", module_name="weather", rounds=1),
+    "extend": Extend(conversation="main", module_name="weather"),
+    "set-strategy": SetStrategy(module_name="weather", strategy="no-such-strategy"),
+    "enable": Enable(module_name="weather"),
+    "disable": Disable(module_name="ghost"),
+    "set-scheduler": SetScheduler(enabled=False),
+    "restart": Restart(),
+}
+
+
+def sample_requests() -> list[Any]:
+    return [
+        protocol.HelloRequest(id=1, spec_version="1.0.0"),
+        protocol.StartRequest(id=2, plugins=(WEATHER,), host=HOST),
+        *(protocol.request_for(3 + i, event) for i, event in enumerate(EVENTS.values())),
+        protocol.ByeRequest(id=99),
+    ]
+
+
+def sample_responses() -> list[Any]:
+    engine = Engine()
+    engine.start([WEATHER], HOST)
+    observed = [protocol.RESPONSES[cmd](id=3 + i, observation=engine.apply(event)) for i, (cmd, event) in enumerate(EVENTS.items())]
+    return [
+        protocol.HelloResponse(id=1, info=Engine.info),
+        protocol.StartResponse(id=2),
+        *observed,
+        protocol.ByeResponse(id=99),
+        protocol.ErrorResponse(id=7, message="unknown command 'x'", code="unknown-command"),
+        protocol.ErrorResponse(id=None, message="request is not JSON"),
+    ]
+
+
+def cmd_of(message: Any) -> str:
+    return getattr(message, "cmd", "error")
+
+
+# ------------------------------------------------------------------ message classes
+
+
+def test_every_wire_command_has_a_request_and_a_response_class() -> None:
+    assert set(protocol.REQUESTS) == {"hello", "start", "bye", *EVENT_TYPES}
+    assert set(protocol.RESPONSES) == set(protocol.REQUESTS)
+    assert {cmd_of(r) for r in sample_requests()} == set(protocol.REQUESTS)
+
+
+def test_every_message_schema_file_belongs_to_a_message_class() -> None:
+    files = {path.name.removesuffix(".schema.yaml") for path in PROTOCOL_SCHEMAS.glob("*.schema.yaml")}
+    named = {t.schema.removeprefix("protocol/") for t in (*protocol.REQUESTS.values(), *protocol.RESPONSES.values())}
+    assert files == named | {"error-response", "common"}
+
+
+@pytest.mark.parametrize("request_", sample_requests(), ids=cmd_of)
+def test_requests_round_trip_through_json_and_match_their_schema(request_: Any) -> None:
+    doc = json.loads(protocol.encode(request_.to_json()))
+    assert protocol.request_from_json(doc) == request_
+    assert protocol.check_message(request_.schema, doc) == []
+
+
+@pytest.mark.parametrize("response", sample_responses(), ids=cmd_of)
+def test_responses_round_trip_through_json_and_match_their_schema(response: Any) -> None:
+    doc = json.loads(protocol.encode(response.to_json()))
+    assert protocol.response_from_json(cmd_of(response) if cmd_of(response) != "error" else "run", doc) == response
+    assert protocol.check_message(response.schema, doc) == []
+
+
+def test_a_request_of_one_command_never_matches_another_commands_schema() -> None:
+    run = protocol.request_for(1, StartRun(conversation="main")).to_json()
+    assert protocol.check_message("protocol/restart-request", run) != []
+
+
+def test_schema_problems_point_at_the_offending_field() -> None:
+    doc = {"id": 4, "ok": True, "result": {"outcome": "woken", "module_name": "w", "rounds": 1,
+                                           "ends_step": True, "block": None}}
+    problems = protocol.check_message("protocol/activate-response", doc)
+    assert [(p.code, p.pointer) for p in problems] == [("protocol-schema", "/result/outcome")]
+
+
+def test_an_error_response_may_carry_a_null_id_but_a_success_may_not() -> None:
+    assert protocol.check_message("protocol/error-response", {"id": None, "ok": False, "error": {"message": "x"}}) == []
+    assert protocol.check_message("protocol/start-response", {"id": None, "ok": True, "result": {}}) != []
+
+
+def test_a_hello_response_claims_only_known_or_vendor_profiles() -> None:
+    result = {"name": "n", "version": "1", "language": "go", "protocol_version": 1}
+    good = {"id": 1, "ok": True, "result": {**result, "profiles": ["activation", "x-acme"]}}
+    typo = {"id": 1, "ok": True, "result": {**result, "profiles": ["activaton"]}}
+    assert protocol.check_message("protocol/hello-response", good) == []
+    assert [p.pointer for p in protocol.check_message("protocol/hello-response", typo)] == ["/result/profiles/0"]
+
+
+@pytest.mark.parametrize("doc", [
+    [1, 2], {"id": 1}, {"id": 1, "cmd": "jump"}, {"id": 0, "cmd": "bye"}, {"id": True, "cmd": "bye"},
+    {"id": 1, "cmd": "run"}, {"id": 1, "cmd": "start", "plugins": "all", "host": {}},
+], ids=["array", "no-cmd", "unknown-cmd", "zero-id", "bool-id", "run-without-conversation", "plugins-not-list"])
+def test_request_from_json_refuses_what_is_not_a_request(doc: Any) -> None:
+    with pytest.raises(MalformedDocument):
+        protocol.request_from_json(doc)
+
+
+@pytest.mark.parametrize("request_type", list(protocol.REQUESTS.values()), ids=lambda t: t.cmd)
+def test_a_request_class_refuses_a_document_of_another_command(request_type: type) -> None:
+    with pytest.raises(MalformedDocument):
+        request_type.from_json({"id": 1, "cmd": "bye" if request_type.cmd != "bye" else "hello"})
+
+
+def test_request_for_refuses_an_object_that_is_not_an_event() -> None:
+    with pytest.raises(TypeError):
+        protocol.request_for(1, "run")
+
+
+@pytest.mark.parametrize("line", [b"NaN", b'{"rounds": Infinity}', b"\xff{}", b"{"], ids=["nan", "infinity", "utf8", "truncated"])
+def test_decode_accepts_only_strict_utf8_json(line: bytes) -> None:
+    with pytest.raises(ValueError):
+        protocol.decode(line)
+
+
+def test_encode_writes_one_compact_utf8_line() -> None:
+    assert protocol.encode({"name": "笔记", "n": 1}) == '{"name":"笔记","n":1}\n'.encode()
+
+
+# ------------------------------------------------------------------ the reference server
+
+
+def answers(*lines: bytes | str) -> list[dict[str, Any]]:
+    session = Session()
+    return [session.answer(line.encode() if isinstance(line, str) else line) for line in lines]
+
+
+HELLO = '{"id":1,"cmd":"hello","protocol_version":1,"spec_version":"1.0.0"}'
+START = json.dumps(protocol.StartRequest(id=2, plugins=(WEATHER,), host=HOST).to_json())
+
+
+@pytest.mark.parametrize(("line", "code", "request_id"), [
+    (b"not json", "invalid-json", None),
+    (b"\xff\xfe", "invalid-json", None),
+    (b'"hello"', "invalid-request", None),
+    (b'{"id":3,"cmd":"dance"}', "unknown-command", 3),
+    (b'{"id":3,"cmd":"activate","conversation":"main","module_name":["weather"]}', "invalid-request", 3),
+    (b'{"id":3,"cmd":"run","conversation":"main","extra":1}', "invalid-request", 3),
+    (b'{"id":3,"cmd":"start","plugins":[{"name":"x"}],"host":{}}', "invalid-request", 3),
+    (b'{"id":3,"cmd":"hello","protocol_version":2,"spec_version":"1.0.0"}', "unsupported-protocol-version", 3),
+], ids=["text", "not-utf8", "string", "unknown", "bad-argument", "extra-field", "bad-manifest", "version"])
+def test_the_reference_server_answers_bad_input_with_an_error_and_carries_on(line: bytes, code: str, request_id: Any) -> None:
+    bad, after = answers(HELLO, START, line, '{"id":4,"cmd":"run","conversation":"main"}')[2:]
+    assert (bad["ok"], bad["error"]["code"], bad["id"]) == (False, code, request_id)
+    assert protocol.check_message("protocol/error-response", bad) == []
+    assert after["ok"] is True
+
+
+def test_the_reference_server_insists_on_hello_then_start() -> None:
+    run = '{"id":5,"cmd":"run","conversation":"main"}'
+    before_hello, _, before_start = answers(run, HELLO, run)
+    assert before_hello["error"] == {"code": "out-of-order", "message": "send 'hello' first"}
+    assert before_start["error"] == {"code": "out-of-order", "message": "send 'start' before 'run'"}
+
+
+def test_an_internal_error_becomes_an_error_response_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = Session()
+    session.answer(HELLO.encode())
+    session.answer(START.encode())
+    monkeypatch.setattr(session.engine, "apply", lambda event: 1 / 0)
+    reply = session.answer(b'{"id":3,"cmd":"run","conversation":"main"}')
+    assert reply == {"id": 3, "ok": False, "error": {"code": "internal-error", "message": "ZeroDivisionError('division by zero')"}}
+
+
+def test_serve_stops_after_bye_and_skips_blank_lines() -> None:
+    stdin = io.BytesIO(f'{HELLO}\n\n{{"id":2,"cmd":"bye"}}\n{HELLO}\n'.encode())
+    stdout = io.BytesIO()
+    assert serve(stdin, stdout) == 0
+    replies = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert [r["id"] for r in replies] == [1, 2]
+
+
+def test_without_text_the_reference_claims_only_activation_and_sends_no_text() -> None:
+    session = Session(text=False)
+    hello, _, run = (session.answer(line.encode()) for line in (HELLO, START, '{"id":3,"cmd":"run","conversation":"main"}'))
+    assert hello["result"]["profiles"] == ["activation"]
+    assert "text" not in run["result"]
+
+
+# ------------------------------------------------------------------ the documented transcript
+
+
+def documented_transcript() -> list[tuple[str, str]]:
+    """The (direction, line) pairs of the transcript block in docs/protocol.md."""
+    text = DOC.read_text(encoding="utf-8")
+    block = text.split("<!-- transcript:start -->", 1)[1].split("<!-- transcript:end -->", 1)[0]
+    lines = [line for line in block.splitlines() if line[:2] in ("→ ", "← ")]
+    return [(line[0], line[2:]) for line in lines]
+
+
+def test_the_transcript_in_the_docs_is_what_serve_reference_produces_today() -> None:
+    transcript = documented_transcript()
+    requests = [line for direction, line in transcript if direction == "→"]
+    documented = [line for direction, line in transcript if direction == "←"]
+    assert len(requests) >= 10 and len(documented) == len(requests)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    completed = subprocess.run(
+        [sys.executable, "-m", "conformance", "serve-reference"], input="\n".join(requests).encode() + b"\n",
+        capture_output=True, env=env, timeout=60, check=False,
+    )
+    assert completed.returncode == 0, completed.stderr.decode()
+    assert completed.stdout.decode().splitlines() == documented

@@ -1,0 +1,339 @@
+"""The stdio adapter: the reference over stdio, and every way a stdio implementation can misbehave."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters import stdio
+from conformance.adapters.stdio import StdioAdapter
+from conformance.implementation import ImplementationFailed
+from conformance.protocol import MessageInvalid
+from conformance.scenario import Scenario, load_suite
+from reference_impl.engine import Engine
+from reference_impl.events import (
+    Activate,
+    Disable,
+    Enable,
+    Extend,
+    Restart,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+)
+from reference_impl.model import HostConfig, Manifest
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKES = ROOT / "tests" / "fakes"
+REFERENCE = [sys.executable, "-m", "conformance", "serve-reference"]
+SHORT = 0.5  # seconds: the per-request timeout where a test waits for a timeout
+BOUND = 5.0  # seconds: the timeout everywhere else, and the time every hostile case must end within
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.filterwarnings("error::ResourceWarning"),
+    pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning"),
+]
+
+WEATHER = Manifest.from_json({
+    "name": "Weather", "module_name": "weather", "version": "1.0.0", "description": "Weather.",
+    "allow_sleep": True, "sleep_brief": "Weather for a city.", "injects_prompt": True,
+    "methods": [{"name": "get_weather", "kind": "tool", "description": "Current weather."}],
+})
+BASIC = Manifest.from_json({
+    "name": "Basic", "module_name": "basic", "version": "1.0.0", "description": "Send messages.",
+    "builtin": True, "allow_sleep": False,
+})
+HOST = HostConfig(enabled=("weather",))
+EVERY_COMMAND = (
+    StartRun(conversation="main"),
+    Activate(conversation="main", module_name="weather", rounds=2),
+    StartRun(conversation="main"),
+    Extend(conversation="main", module_name="weather"),
+    Activate(conversation="main", module_name="nope", rounds="many"),
+    SetStrategy(module_name="weather", strategy="sometimes"),
+    SetStrategy(module_name="weather", strategy="forbid_sleep"),
+    StartRun(conversation="other", adapter="telegram"),
+    Disable(module_name="weather"),
+    Enable(module_name="weather"),
+    SetScheduler(enabled=False),
+    StartRun(conversation="main"),
+    Restart(),
+    SetScheduler(enabled=True),
+    StartRun(conversation="main"),
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def importable_checkout() -> Iterator[None]:
+    """Child processes find the checkout's packages whatever the working directory."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+        yield
+
+
+@pytest.fixture(scope="module")
+def reference(importable_checkout: None) -> Iterator[StdioAdapter]:
+    adapter = StdioAdapter(REFERENCE, timeout=BOUND, check_messages=True)
+    adapter.hello()
+    yield adapter
+    adapter.close()
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every process a test spawns is gone when it ends, and so are its pump threads."""
+    spawned: list[int] = []
+
+    class Recorded(stdio._Process):
+        def __init__(self, *args: object) -> None:
+            super().__init__(*args)
+            spawned.append(self.popen.pid)
+
+    monkeypatch.setattr(stdio, "_Process", Recorded)
+    yield spawned
+    assert [pid for pid in spawned if not gone_soon(pid)] == []
+    names = {t.name for t in threading.enumerate()}
+    assert [name for name in names for pid in spawned if name.endswith(f"-{pid}")] == []
+
+
+def fake(name: str, *args: str, timeout: float = BOUND) -> StdioAdapter:
+    return StdioAdapter([sys.executable, str(FAKES / f"{name}.py"), *args], timeout=timeout)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (zombies count as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def gone_soon(pid: int) -> bool:
+    """Whether ``pid`` disappears within a second (an orphan is reaped by init, not by us)."""
+    deadline = time.monotonic() + 1.0
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return not alive(pid)
+
+
+def failure_of(adapter: StdioAdapter) -> tuple[ImplementationFailed, float]:
+    """Run hello, start and run until the implementation fails: the failure and the time it took.
+
+    The run gets the short timeout; hello and start keep theirs, so that a slow start-up on a
+    busy machine cannot turn another failure into a timeout.
+    """
+    began = time.monotonic()
+    with pytest.raises(ImplementationFailed) as caught:
+        adapter.hello()
+        adapter.start([WEATHER], HOST)
+        adapter.timeout = SHORT
+        adapter.send(StartRun(conversation="main"))
+    took = time.monotonic() - began
+    assert adapter.pid is None  # a failed process is killed at once, before the runner resets
+    adapter.close()
+    return caught.value, took
+
+
+def one_scenario_per_folder() -> list[Scenario]:
+    scenarios, _ = load_suite()  # problems in the suite are reported by the suite's own tests
+    chosen: dict[str, Scenario] = {}
+    for scenario in sorted(scenarios, key=lambda s: s.path):
+        chosen.setdefault(Path(scenario.path).parent.name, scenario)
+    return list(chosen.values())
+
+
+# ------------------------------------------------------------------ the reference over stdio
+
+
+def test_the_reference_over_stdio_introduces_itself_with_the_engine_identity(reference: StdioAdapter) -> None:
+    assert reference.hello() == Engine.info
+
+
+def test_the_reference_over_stdio_observes_exactly_what_the_engine_observes(reference: StdioAdapter) -> None:
+    engine = Engine()
+    engine.start([BASIC, WEATHER], HOST)
+    reference.start([BASIC, WEATHER], HOST)
+    for event in EVERY_COMMAND:
+        assert reference.send(event) == engine.apply(event).to_json(), event
+
+
+@pytest.mark.parametrize("scenario", one_scenario_per_folder(), ids=lambda s: s.id)
+def test_suite_scenarios_observe_the_same_over_stdio_as_in_process(reference: StdioAdapter, scenario: Scenario) -> None:
+    engine = Engine()
+    engine.start(scenario.plugins, scenario.host)
+    reference.start(scenario.plugins, scenario.host)
+    for step in scenario.steps:
+        assert reference.send(step.event) == engine.apply(step.event).to_json(), step.pointer
+
+
+def test_start_forgets_the_previous_scenario(reference: StdioAdapter) -> None:
+    reference.start([WEATHER], HOST)
+    reference.send(Activate(conversation="main", module_name="weather"))
+    reference.start([WEATHER], HOST)
+    assert reference.send(StartRun(conversation="main"))["plugins"][0]["state"] == "sleeping"
+
+
+def test_check_messages_catches_a_bad_outgoing_message_before_sending_it(reference: StdioAdapter) -> None:
+    reference.start([WEATHER], HOST)
+    with pytest.raises(MessageInvalid) as caught:
+        reference.send(Activate(conversation="", module_name="weather"))
+    assert caught.value.schema == "protocol/activate-request"
+    assert [p.pointer for p in caught.value.problems] == ["/conversation"]
+    assert reference.send(StartRun(conversation="main"))["plugins"][0]["module_name"] == "weather"
+
+
+def test_without_check_messages_the_reference_itself_refuses_a_bad_request() -> None:
+    with StdioAdapter(REFERENCE, timeout=BOUND) as adapter:
+        adapter.start([WEATHER], HOST)
+        with pytest.raises(ImplementationFailed) as caught:
+            adapter.send(Activate(conversation="main", module_name=["weather"]))
+    assert caught.value.reason == "implementation answered 'activate' with an error [invalid-request]"
+    assert "/module_name" in caught.value.detail
+
+
+def test_a_killed_implementation_is_reported_and_reset_brings_a_working_one() -> None:
+    adapter = StdioAdapter(REFERENCE, timeout=BOUND)
+    adapter.start([WEATHER], HOST)
+    first = adapter.pid
+    os.kill(first, signal.SIGKILL)
+    with pytest.raises(ImplementationFailed) as caught:
+        adapter.send(StartRun(conversation="main"))
+    assert caught.value.reason == "process exited with code -9 while handling 'run'"
+    adapter.reset()
+    adapter.start([WEATHER], HOST)
+    assert adapter.send(StartRun(conversation="main"))["plugins"][0]["state"] == "sleeping"
+    assert adapter.pid != first
+    popen = adapter._process.popen
+    adapter.close()
+    adapter.close()
+    assert popen.returncode == 0, "the reference exits by itself after bye"
+    assert adapter.pid is None
+
+
+def test_close_says_bye_and_closes_stdin_so_a_simple_loop_exits_by_itself() -> None:
+    adapter = fake("hostile_crash")
+    adapter.hello()
+    popen = adapter._process.popen
+    adapter.close()
+    assert popen.returncode == 0
+
+
+def test_a_line_longer_than_the_cap_fails_even_from_the_reference() -> None:
+    with StdioAdapter(REFERENCE, timeout=BOUND, max_line_bytes=400) as adapter:
+        adapter.start([BASIC, WEATHER], HOST)
+        with pytest.raises(ImplementationFailed) as caught:
+            adapter.send(StartRun(conversation="main"))
+    assert caught.value.reason == "output line exceeds 400 bytes"
+
+
+# ------------------------------------------------------------------ misuse and start-up
+
+
+def test_send_before_start_is_a_failure_not_a_crash() -> None:
+    with StdioAdapter(REFERENCE, timeout=BOUND) as adapter:
+        with pytest.raises(ImplementationFailed, match="no scenario started"):
+            adapter.send(StartRun(conversation="main"))
+
+
+def test_a_program_that_does_not_exist_cannot_start() -> None:
+    adapter = StdioAdapter([str(FAKES / "no_such_program")], timeout=SHORT)
+    with pytest.raises(ImplementationFailed) as caught:
+        adapter.hello()
+    assert caught.value.reason == "could not start the implementation"
+    adapter.close()
+
+
+def test_an_empty_command_is_refused_at_construction() -> None:
+    with pytest.raises(ValueError):
+        StdioAdapter([])
+
+
+def test_reset_and_close_are_idempotent_without_a_process() -> None:
+    adapter = StdioAdapter(REFERENCE)
+    adapter.reset()
+    adapter.close()
+    adapter.reset()
+    assert adapter.pid is None
+
+
+# ------------------------------------------------------------------ hostile implementations
+
+HOSTILE = [  # the fake, its arguments, the reason it must fail with, a part of the failure's detail
+    ("hostile_exit_on_hello", (), "process exited with code 1 while handling 'hello'", "I do not speak this protocol"),
+    ("hostile_crash", (), "process exited with code 3 while handling 'run'", "fatal: simulated crash in run"),
+    ("hostile_garbage", ("text",), "response to 'hello' is not JSON", "Starting scheduler v0.1"),
+    ("hostile_garbage", ("bad-utf8",), "response to 'hello' is not JSON", "can't decode byte 0xff"),
+    ("hostile_garbage", ("array",), "response to 'hello' is not a JSON object", "[1, 2, 3]"),
+    ("hostile_garbage", ("no-ok",), "response to 'hello' has no boolean 'ok'", '"result"'),
+    ("hostile_flood_line", (), "output line exceeds 1048576 bytes", "while handling 'hello'"),
+    ("hostile_flood_lines", (), "response to 'hello' is not JSON", "tick 0"),
+    ("hostile_wrong_id", (), "response id 2 does not match request id 1", "while handling 'hello'"),
+    ("hostile_schema_invalid", (), "response to 'run' does not match protocol/run-response",
+     "/result/plugins/0/state: 'awake' is not allowed here"),
+    ("hostile_error", (), "implementation answered 'run' with an error [not-implemented]", "run is not implemented yet"),
+    ("hostile_version", (), "protocol version mismatch: the implementation speaks 2, this runner speaks 1", ""),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "reason", "detail"), HOSTILE,
+                         ids=[f"{n}-{'-'.join(a)}".rstrip("-") for n, a, _, _ in HOSTILE])
+def test_a_hostile_implementation_fails_quickly_with_a_precise_reason(
+    name: str, args: tuple[str, ...], reason: str, detail: str
+) -> None:
+    failure, took = failure_of(fake(name, *args))
+    assert failure.reason == reason
+    assert detail in failure.detail
+    assert took < BOUND
+
+
+def test_an_implementation_that_never_answers_hello_times_out() -> None:
+    failure, took = failure_of(fake("hostile_silent", timeout=SHORT))
+    assert failure.reason == "no response to 'hello' within 0.5 s"
+    assert took < BOUND
+
+
+def test_a_hang_times_out_and_kills_the_whole_process_group_including_children() -> None:
+    failure, took = failure_of(fake("hostile_hang"))
+    assert failure.reason == "no response to 'run' within 0.5 s"
+    assert took < BOUND
+    child = int(re.search(r"child pid (\d+)", failure.detail).group(1))
+    assert gone_soon(child)
+
+
+def test_after_a_failure_and_reset_the_adapter_starts_afresh() -> None:
+    adapter = fake("hostile_crash")
+    failure_of(adapter)
+    adapter.reset()
+    adapter.reset()
+    assert adapter.hello().name == "hostile-crash"
+    adapter.start([WEATHER], HOST)
+    adapter.close()
+
+
+def test_stderr_spam_is_drained_and_only_its_tail_is_kept() -> None:
+    adapter = fake("hostile_stderr_spam")
+    adapter.start([WEATHER], HOST)
+    for _ in range(4):  # 1.25 MiB of stderr so far: far beyond a pipe buffer
+        assert adapter.send(StartRun(conversation="main")) == {"plugins": []}
+    with pytest.raises(ImplementationFailed) as caught:
+        adapter.send(Restart())
+    assert caught.value.reason == "process exited with code 3 while handling 'restart'"
+    tail = caught.value.detail.split("\n", 1)[1]
+    assert tail.endswith("last words before exit 3\n") and len(tail.encode()) <= 4096
+    adapter.close()

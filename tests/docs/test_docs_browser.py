@@ -1,0 +1,99 @@
+"""The built site in a real browser: headless Chromium against a local HTTP server.
+
+Skipped when /usr/bin/chromium is missing (scripts/install-chromium.sh installs it), unless
+PAS_REQUIRE_BROWSER=1, as in CI, where a missing browser is a failure. Screenshots are kept in
+test-artifacts/docs/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from docs_cdp import Browser
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "docs"
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site without logging every request to stderr."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site: Path) -> Iterator[str]:
+    """The built site served on 127.0.0.1 at a free port, for the duration of the module."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="docs-site", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One headless Chromium page for the whole module."""
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing: run scripts/install-chromium.sh"
+        if os.environ.get("PAS_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"PAS_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    with Browser(str(CHROMIUM), tmp_path_factory.mktemp("chromium-profile"), width=1280, height=900) as page:
+        yield page
+
+
+def _text(browser: Browser) -> str:
+    return browser.evaluate("document.querySelector('article').innerText")
+
+
+def test_home_page_renders_the_overview_and_its_timeline_picture(browser, base_url):
+    browser.open(base_url)
+    assert "Three states" in _text(browser)
+    assert browser.wait_for("(document.querySelector('img[src$=\"timeline.svg\"]') || {}).naturalWidth > 0")
+    browser.screenshot(ARTIFACTS / "home.png")
+    browser.evaluate("document.querySelector('img[src$=\"timeline.svg\"]').scrollIntoView({block: 'center'})")
+    browser.evaluate("new Promise(done => setTimeout(done, 500))")  # let the header's title transition end
+    browser.screenshot(ARTIFACTS / "home-timeline.png")
+    assert browser.errors == []
+
+
+def test_generated_specification_page_renders_with_requirement_anchors(browser, base_url):
+    browser.open(base_url + "generated/specification/")
+    heading = browser.evaluate("(document.getElementById('ACT-ELIG-3') || {}).textContent || ''")
+    assert heading.startswith("ACT-ELIG-3")
+    assert "Requirements by profile and level" in _text(browser)
+    browser.screenshot(ARTIFACTS / "specification.png")
+    assert browser.errors == []
+
+
+def test_search_index_loads_and_a_query_finds_the_decision_tables(browser, base_url):
+    browser.open(base_url + "?q=extend_plugin_activation")
+    status = browser.evaluate("fetch('search/search_index.json').then(r => r.json()).then(j => j.docs.length)")
+    assert status > 100  # one entry per section of every page
+    count = browser.wait_for("document.querySelectorAll('.md-search-result__item').length")
+    assert count > 0
+    links = browser.evaluate("[...document.querySelectorAll('.md-search-result__link')].map(a => a.href).join(' ')")
+    assert "generated/decision-tables/" in links
+    browser.screenshot(ARTIFACTS / "search.png")
+
+
+def test_chinese_overview_renders_and_search_finds_chinese_text(browser, base_url):
+    browser.open(base_url + "zh/")
+    assert "三种状态" in _text(browser)
+    browser.screenshot(ARTIFACTS / "zh-overview.png")
+    browser.open(base_url + "?q=" + "休眠")
+    assert browser.wait_for("document.querySelectorAll('.md-search-result__item').length") > 0
+    assert browser.errors == []

@@ -1,0 +1,45 @@
+"""Broken on purpose: during a plugin's last visible run, activate_plugin says already_active.
+
+The implementation checks "is it shown as active in this run" instead of the stored
+counter, which is already 0 then (breaks ACT-ACTIVATE-7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reference_impl.engine import Engine
+from reference_impl.events import Activate, CallObservation, Event, Observation, RunObservation, StartRun
+from reference_impl.model import HostConfig, Manifest, OutcomeKind, PluginState
+
+
+class ReactivateLastRun(Engine):
+    """The reference, except for activation during the last visible run."""
+
+    info = replace(Engine.info, name="broken-reactivate-last-run")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown_active: dict[str, set[str]] = {}
+
+    def start(self, manifests: tuple[Manifest, ...], host: HostConfig) -> None:
+        """Start afresh, forgetting which plugins are shown as active."""
+        super().start(manifests, host)
+        self._shown_active = {}
+
+    def apply(self, event: Event) -> Observation:
+        """Answer already_active for a plugin shown active in this run; else as the reference."""
+        if isinstance(event, Activate) and event.module_name in self._shown_active.get(event.conversation, set()):
+            return CallObservation(outcome=OutcomeKind.ALREADY_ACTIVE, module_name=event.module_name,
+                                   rounds=self._state.counters_of(event.conversation).get(event.module_name, 0),
+                                   ends_step=True)
+        observation = super().apply(event)
+        if isinstance(event, StartRun) and isinstance(observation, RunObservation):
+            self._shown_active[event.conversation] = {
+                v.module_name for v in observation.plugins if v.state is PluginState.ACTIVE}
+        return observation
+
+
+def create() -> ReactivateLastRun:
+    """Factory for ``--impl python:broken_reactivate_last_run:create``."""
+    return ReactivateLastRun()

@@ -1,0 +1,5 @@
+"""Hostile stdio implementation: reads every request and never answers, not even hello."""
+import sys
+
+for _ in sys.stdin:
+    pass

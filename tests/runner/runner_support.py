@@ -1,0 +1,77 @@
+"""Shared helpers for the runner tests: where things are, and small in-process implementations."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from conformance.scenario import SUITE_DIR, Scenario, load_scenario, load_suite, scenario_files
+from reference_impl.engine import Engine
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKES = ROOT / "tests" / "fakes"
+OWN_SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+# Fakes that cannot run in-process (no in-process timeout): exercised by the stdio tests.
+IN_PROCESS_UNSAFE = {"broken_hangs"}
+
+
+def suite_paths() -> list[Path]:
+    """The bundled suite once it has scenarios, else this folder's own small scenarios."""
+    return [SUITE_DIR] if scenario_files([SUITE_DIR]) else [OWN_SCENARIOS]
+
+
+def own(name: str) -> Scenario:
+    """One of tests/runner/scenarios by file stem; fails the test when it does not load."""
+    scenario, problems = load_scenario(OWN_SCENARIOS / f"{name}.yaml")
+    assert scenario is not None, problems
+    return scenario
+
+
+def own_suite() -> list[Scenario]:
+    """Every scenario of tests/runner/scenarios."""
+    scenarios, problems = load_suite([OWN_SCENARIOS])
+    assert not problems, problems
+    return scenarios
+
+
+def broken_fakes() -> list[str]:
+    """Module names of tests/fakes/broken_*.py that can run in-process."""
+    return sorted(p.stem for p in FAKES.glob("broken_*.py") if p.stem not in IN_PROCESS_UNSAFE)
+
+
+def load_fake(name: str) -> ModuleType:
+    """Import tests/fakes/<name>.py without needing tests/ on sys.path."""
+    spec = importlib.util.spec_from_file_location(f"pas_fake_{name}", FAKES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class ActivationOnly(Engine):
+    """The reference without text, claiming only the activation profile."""
+
+    info = replace(Engine.info, name="activation-only", profiles=("activation",))
+
+    def __init__(self) -> None:
+        super().__init__(text=False)
+
+
+class Scripted:
+    """A Scheduler whose ``apply`` answers are scripted: callables of the event, or values."""
+
+    def __init__(self, *answers: Any, profiles: tuple[str, ...] = ("activation",)) -> None:
+        self.info = replace(Engine.info, name="scripted", profiles=profiles)
+        self.answers = list(answers)
+        self.started = 0
+
+    def start(self, manifests: Any, host: Any) -> None:
+        """Count the starts."""
+        self.started += 1
+
+    def apply(self, event: Any) -> Any:
+        """The next scripted answer (called with the event when callable)."""
+        answer = self.answers.pop(0)
+        return answer(event) if callable(answer) else answer
