@@ -168,9 +168,14 @@ def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
     return HostConfig.from_json(raw)
 
 
-def parse_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> tuple[Scenario | None, list[Problem]]:
-    """Check a loaded scenario document and build the Scenario; problems when it is invalid."""
-    problems = check_against("scenario", doc)
+def parse_scenario(
+    doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True
+) -> tuple[Scenario | None, list[Problem]]:
+    """Check a loaded scenario document and build the Scenario; problems when it is invalid.
+
+    ``check_schema=False`` is only for the bundled suite, which the project's tests validate.
+    """
+    problems = check_against("scenario", doc) if check_schema else []
     if problems:
         return None, problems
     fixtures, fixture_problems = _fixtures(fixtures_path)
@@ -195,12 +200,14 @@ def parse_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> tu
     return scenario, []
 
 
-def load_scenario(path: Path | str, fixtures_path: Path = FIXTURES_FILE) -> tuple[Scenario | None, list[Problem]]:
+def load_scenario(
+    path: Path | str, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True
+) -> tuple[Scenario | None, list[Problem]]:
     """Load one scenario file."""
     doc, problems = load_mapping(path)
     if doc is None:
         return None, problems
-    return parse_scenario(doc, fixtures_path)
+    return parse_scenario(doc, fixtures_path, check_schema=check_schema)
 
 
 def scenario_files(paths: Iterable[Path | str] = ()) -> list[Path]:
@@ -215,13 +222,23 @@ def scenario_files(paths: Iterable[Path | str] = ()) -> list[Path]:
     return found
 
 
-def load_suite(paths: Iterable[Path | str] = ()) -> tuple[list[Scenario], list[Problem]]:
-    """Load every scenario under ``paths``; duplicate ids are problems."""
+def load_suite(
+    paths: Iterable[Path | str] = (), *, check_schema: bool | None = None
+) -> tuple[list[Scenario], list[Problem]]:
+    """Load every scenario under ``paths`` (the bundled suite when empty); duplicate ids are problems.
+
+    Files are checked against the scenario schema unless ``check_schema`` is False; by default
+    the bundled suite is not re-checked (half the start-up time of ``pas run``): its files
+    ship with the package and tests/conformance checks each of them against the schema.
+    """
+    paths = list(paths)
+    if check_schema is None:
+        check_schema = bool(paths)
     scenarios: list[Scenario] = []
     problems: list[Problem] = []
     first_path: dict[str, str] = {}
     for path in scenario_files(paths):
-        scenario, found = load_scenario(path)
+        scenario, found = load_scenario(path, check_schema=check_schema)
         problems += found
         if scenario is None:
             continue

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from xml.sax.saxutils import escape
 
 from reference_impl.events import Activate, Call, CallObservation, PluginView, RunObservation
 from reference_impl.model import Manifest, OutcomeKind, PluginState
 
+def escape(text: str) -> str:
+    """XML-escape text content (TXT-BLOCK-2); plain replaces keep start-up free of xml.sax."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def quoteattr(value: str) -> str:
     """A double-quoted, escaped XML attribute value (TXT-BLOCK-1, TXT-BLOCK-2)."""
-    return '"' + escape(value, {'"': "&quot;"}) + '"'
+    return '"' + escape(value).replace('"', "&quot;") + '"'
 
 
 SLEEPING_RULE = "Summary only. Do not guess hidden details. Activate if needed."

@@ -25,7 +25,7 @@ def _requirements() -> Mapping[str, Mapping[str, Any]]:
     return {entry["id"]: entry for entry in document["requirements"]}
 
 
-SUITE, SUITE_PROBLEMS = load_suite()
+SUITE, SUITE_PROBLEMS = load_suite(check_schema=True)
 REQUIREMENTS = _requirements()
 
 
