@@ -24,15 +24,15 @@ from reference_impl.events import (
     Enable,
     Event,
     Extend,
-    PluginView,
     Restart,
     RunObservation,
     SetScheduler,
     SetStrategy,
     StartRun,
     event_from_json,
+    observation_from_json,
 )
-from reference_impl.model import AdminOutcome, HostConfig, ImplementationInfo, Manifest, OutcomeKind
+from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 PROTOCOL_VERSION: Final = 1
 
@@ -301,28 +301,6 @@ class ByeResponse(_EmptyResponse):
     schema: ClassVar[str] = "protocol/bye-response"
 
 
-def _plugin_view(doc: Any) -> PluginView:
-    if not isinstance(doc, Mapping):
-        raise MalformedDocument(field="", reason="a plugin view must be an object")
-    return PluginView.from_json(doc)
-
-
-def _observation(cmd: str, doc: Mapping[str, Any]) -> Any:
-    """The observation of an event command from its JSON form."""
-    try:
-        if cmd == "run":
-            return RunObservation(plugins=tuple(_plugin_view(v) for v in _get(doc, "plugins", list)),
-                                  text=doc.get("text"))
-        if cmd in ("activate", "extend"):
-            block = doc.get("block")
-            return CallObservation(outcome=OutcomeKind(doc["outcome"]), module_name=doc["module_name"],
-                                   rounds=doc.get("rounds"), ends_step=doc.get("ends_step", False),
-                                   block=None if block is None else _plugin_view(block), text=doc.get("text"))
-        return AdminObservation(outcome=AdminOutcome(doc["outcome"]), reason=doc.get("reason", ""))
-    except (KeyError, TypeError, ValueError) as error:
-        raise MalformedDocument(field="result", reason=f"is not a {cmd!r} observation: {error}") from None
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _ObservationResponse:
     """The answer to an event: the observation's JSON is the result."""
@@ -339,7 +317,7 @@ class _ObservationResponse:
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Any:
         """Read the wire form; raises MalformedDocument on a wrong shape."""
-        return cls(id=_request_id(doc), observation=_observation(cls.cmd, _get(doc, "result", dict)))
+        return cls(id=_request_id(doc), observation=observation_from_json(cls.cmd, _get(doc, "result", dict)))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

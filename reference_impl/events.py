@@ -262,3 +262,32 @@ class AdminObservation:
 
 
 Observation = RunObservation | CallObservation | AdminObservation
+
+
+def _plugin_view(doc: Any) -> PluginView:
+    if not isinstance(doc, Mapping):
+        raise MalformedDocument(field="", reason="a plugin view must be an object")
+    return PluginView.from_json(doc)
+
+
+def observation_from_json(cmd: str, doc: Mapping[str, Any]) -> Observation:
+    """The observation answering the event ``cmd``, from its JSON form.
+
+    Raises MalformedDocument when ``doc`` does not have that observation's shape.
+    """
+    try:
+        if cmd == StartRun.cmd:
+            plugins = doc["plugins"]
+            if not isinstance(plugins, list):
+                raise TypeError("'plugins' must be a list")
+            return RunObservation(plugins=tuple(_plugin_view(v) for v in plugins), text=doc.get("text"))
+        if cmd in (Activate.cmd, Extend.cmd):
+            block = doc.get("block")
+            return CallObservation(
+                outcome=OutcomeKind(doc["outcome"]), module_name=doc["module_name"], rounds=doc.get("rounds"),
+                ends_step=doc.get("ends_step", False), block=None if block is None else _plugin_view(block),
+                text=doc.get("text"),
+            )
+        return AdminObservation(outcome=AdminOutcome(doc["outcome"]), reason=doc.get("reason", ""))
+    except (KeyError, TypeError, ValueError) as error:
+        raise MalformedDocument(field="result", reason=f"is not a {cmd!r} observation: {error}") from None

@@ -1,0 +1,422 @@
+"""The reference host (profile ``host``): a pure state machine over host commands.
+
+``step(state, command) -> (state, observation)``; ``run_script(commands)`` folds a whole
+script into its observations. The reference runs no plugin code: what plugins do is data
+(:class:`Behaviour`: whose setup fails, which hook subscribers raise) and a plugin instance
+is a generation number that a reload increments. The observation of every command is the
+ordered lifecycle event log it produced, plus problems, orders or a config snapshot.
+
+Commands (wire names ``host-*``, apart from the activation profile's): ``host-load``
+(register + validate), ``host-start`` (setup then start, in dependency order),
+``host-open-conversation``, ``host-dispatch`` (a hook), ``host-reload``,
+``host-read-config``, ``host-stop`` (stop then teardown, in reverse). Every command is
+defined in every phase: one that has nothing to do produces no events.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
+
+from reference_impl import __version__
+from reference_impl.errors import MalformedDocument
+from reference_impl.host_config import JSON, HostProblem, MergedConfig, Merge, deep_merge, thaw
+from reference_impl.lifecycle import (
+    HookRunner,
+    HostPlan,
+    Order,
+    plan,
+    reverse_order,
+    run_hooks,
+    run_setup,
+    setup_order,
+)
+from reference_impl.model import HostConfig, ImplementationInfo, Manifest
+
+PROFILES = ("host",)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Behaviour:
+    """Simulated plugin behaviour: whose setup fails, and which hooks raise (module_name -> hook names)."""
+
+    setup_fails: frozenset[str] = frozenset()
+    hook_raises: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def raises(self, module_name: str, hook: str) -> bool:
+        """Whether ``module_name``'s subscriber to ``hook`` raises."""
+        return hook in self.hook_raises.get(module_name, ())
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form."""
+        return {"setup_fails": sorted(self.setup_fails),
+                "hook_raises": {m: sorted(h) for m, h in sorted(self.hook_raises.items())}}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, JSON]) -> Behaviour:
+        """Build from the wire form; raises MalformedDocument on a wrong shape."""
+        fails, raises = doc.get("setup_fails", []), doc.get("hook_raises", {})
+        if not isinstance(fails, list) or not isinstance(raises, Mapping):
+            raise MalformedDocument(field="behaviour", reason="needs a setup_fails list and a hook_raises mapping")
+        return cls(setup_fails=frozenset(fails), hook_raises={m: frozenset(h) for m, h in raises.items()})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Load:
+    """Install ``plugins`` (installation order) under ``host``, then register and validate them."""
+
+    cmd: ClassVar[str] = "host-load"
+    plugins: tuple[Manifest, ...] = ()
+    host: HostConfig = field(default_factory=HostConfig)
+    environment: Mapping[str, str] = field(default_factory=dict)
+    overrides: tuple[str, ...] = ()
+    behaviour: Behaviour = field(default_factory=Behaviour)
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form."""
+        return {"cmd": self.cmd, "plugins": [m.to_json() for m in self.plugins], "host": self.host.to_json(),
+                "environment": dict(self.environment), "overrides": list(self.overrides),
+                "behaviour": self.behaviour.to_json()}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, JSON]) -> Load:
+        """Build from the wire form; raises MalformedDocument on a wrong shape."""
+        return cls(plugins=tuple(Manifest.from_json(m) for m in doc.get("plugins", [])),
+                   host=HostConfig.from_json(doc.get("host", {})), environment=dict(doc.get("environment", {})),
+                   overrides=tuple(doc.get("overrides", [])), behaviour=Behaviour.from_json(doc.get("behaviour", {})))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Start:
+    """Set up, then start, every valid plugin in dependency order."""
+
+    cmd: ClassVar[str] = "host-start"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stop:
+    """Stop, then tear down, every started plugin in reverse order."""
+
+    cmd: ClassVar[str] = "host-stop"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dispatch:
+    """Dispatch ``hook`` (in ``conversation``, opened if new; "" for none) to its subscribers."""
+
+    cmd: ClassVar[str] = "host-dispatch"
+    hook: str
+    conversation: str = ""
+    payload: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenConversation:
+    """Open ``conversation``: it keeps the plugin instances current now (HOST-CONV-1)."""
+
+    cmd: ClassVar[str] = "host-open-conversation"
+    conversation: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reload:
+    """Reload one plugin: conversations opened from now on get a new instance."""
+
+    cmd: ClassVar[str] = "host-reload"
+    module_name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadConfig:
+    """Read the configuration snapshot one plugin receives, with provenance."""
+
+    cmd: ClassVar[str] = "host-read-config"
+    module_name: str
+
+
+HostCommand = Load | Start | Stop | Dispatch | OpenConversation | Reload | ReadConfig
+COMMAND_TYPES: Mapping[str, type] = {
+    t.cmd: t for t in (Load, Start, Stop, Dispatch, OpenConversation, Reload, ReadConfig)
+}
+
+
+def command_to_json(command: HostCommand) -> dict[str, JSON]:
+    """The wire form ``{"cmd": ..., ...}`` of a command."""
+    if isinstance(command, Load):
+        return command.to_json()
+    return {"cmd": command.cmd, **{f: thaw(getattr(command, f)) for f in command.__dataclass_fields__}}
+
+
+def command_from_json(doc: Mapping[str, JSON]) -> HostCommand:
+    """Build a command from ``{"cmd": ..., ...}``; raises MalformedDocument on a wrong shape."""
+    cmd = doc.get("cmd") if isinstance(doc, Mapping) else None
+    command_type = COMMAND_TYPES.get(cmd) if isinstance(cmd, str) else None
+    if command_type is None:
+        raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(COMMAND_TYPES)}, not {cmd!r}")
+    if command_type is Load:
+        return Load.from_json(doc)
+    try:
+        return command_type(**{k: v for k, v in doc.items() if k != "cmd"})
+    except TypeError as error:
+        raise MalformedDocument(field="", reason=f"is not a valid {cmd!r} command: {error}") from None
+
+
+class EventKind(enum.StrEnum):
+    """What happened to a plugin (or a conversation) in the lifecycle event log."""
+
+    REGISTERED = "registered"
+    INVALID = "invalid"
+    SKIPPED = "skipped"
+    SET_UP = "set_up"
+    SETUP_FAILED = "setup_failed"
+    STARTED = "started"
+    STOPPED = "stopped"
+    TORN_DOWN = "torn_down"
+    HOOK_CALLED = "hook_called"
+    HOOK_FAILED = "hook_failed"
+    CONVERSATION_OPENED = "conversation_opened"
+    RELOADED = "reloaded"
+    RELOAD_REFUSED = "reload_refused"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LifecycleEvent:
+    """One entry of the lifecycle event log; fields that do not apply are left empty.
+
+    ``cause`` names the plugin whose invalidity or failed setup made this one ``skipped``;
+    ``reason`` is a short snake_case word or the problem codes (``invalid``);
+    ``instances`` maps module_name -> instance generation (``conversation_opened``).
+    """
+
+    kind: EventKind
+    module_name: str = ""
+    hook: str = ""
+    conversation: str = ""
+    generation: int | None = None
+    cause: str = ""
+    reason: str = ""
+    instances: Mapping[str, int] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form, without the fields that do not apply."""
+        doc: dict[str, JSON] = {"event": self.kind.value}
+        for key in ("module_name", "hook", "conversation", "cause", "reason"):
+            if getattr(self, key):
+                doc[key] = getattr(self, key)
+        if self.generation is not None:
+            doc["generation"] = self.generation
+        if self.instances is not None:
+            doc["instances"] = dict(self.instances)
+        return doc
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostObservation:
+    """What one command produced: events in order, problems, and (per command) orders or a config."""
+
+    events: tuple[LifecycleEvent, ...] = ()
+    problems: tuple[HostProblem, ...] = ()
+    load_order: tuple[str, ...] | None = None
+    setup_order: tuple[str, ...] | None = None
+    config: MergedConfig | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form (orders and config only when the command produces them)."""
+        doc: dict[str, JSON] = {"events": [e.to_json() for e in self.events],
+                                "problems": [p.to_json() for p in self.problems]}
+        if self.load_order is not None:
+            doc["load_order"] = list(self.load_order)
+        if self.setup_order is not None:
+            doc["setup_order"] = list(self.setup_order)
+        if self.config is not None:
+            doc.update(self.config.to_json())
+        return doc
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostRules:
+    """The four places where hosts commonly go wrong, as replaceable functions.
+
+    The reference uses :data:`REFERENCE_RULES`; deliberately broken hosts (tests/fakes)
+    replace one of them to prove the checks can fail.
+    """
+
+    merge: Merge = deep_merge
+    setup_order: Order = setup_order
+    shutdown_order: Callable[[Sequence[str], Sequence[str]], tuple[str, ...]] = reverse_order
+    run_hooks: HookRunner = run_hooks
+
+
+REFERENCE_RULES = HostRules()
+
+
+class HostPhase(enum.StrEnum):
+    """Where the host is in its lifecycle."""
+
+    EMPTY = "empty"
+    LOADED = "loaded"
+    STARTED = "started"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostState:
+    """Everything the host remembers between commands."""
+
+    phase: HostPhase = HostPhase.EMPTY
+    plan: HostPlan = field(default_factory=HostPlan)
+    load: Load | None = None
+    set_up: tuple[str, ...] = ()
+    started: tuple[str, ...] = ()
+    generations: Mapping[str, int] = field(default_factory=dict)
+    conversations: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+
+def _load(command: Load, rules: HostRules) -> tuple[HostState, HostObservation]:
+    result = plan(command.plugins, command.host, command.environment, command.overrides,
+                  merge=rules.merge, order_by=rules.setup_order)
+    events = [LifecycleEvent(kind=EventKind.REGISTERED, module_name=name) for name in result.load_order]
+    events += [LifecycleEvent(kind=EventKind.INVALID, module_name=name, reason=",".join(codes))
+               for name, codes in result.invalid.items()]
+    events += [LifecycleEvent(kind=EventKind.SKIPPED, module_name=name, cause=cause, reason="dependency_invalid")
+               for name, cause in result.blocked.items()]
+    state = HostState(phase=HostPhase.LOADED, plan=result, load=command)
+    return state, HostObservation(events=tuple(events), problems=result.problems, load_order=result.load_order,
+                                  setup_order=result.setup_order)
+
+
+def _start(state: HostState) -> tuple[HostState, HostObservation]:
+    if state.phase is not HostPhase.LOADED or state.load is None:
+        return state, HostObservation()
+    outcomes = run_setup(state.plan.setup_order, state.plan.dependencies, state.load.behaviour.setup_fails)
+    events = []
+    for outcome in outcomes:
+        if outcome.cause:
+            events.append(LifecycleEvent(kind=EventKind.SKIPPED, module_name=outcome.module_name,
+                                         cause=outcome.cause, reason="dependency_failed"))
+        else:
+            kind = EventKind.SETUP_FAILED if outcome.failed else EventKind.SET_UP
+            events.append(LifecycleEvent(kind=kind, module_name=outcome.module_name))
+    set_up = tuple(o.module_name for o in outcomes if o.set_up)
+    events += [LifecycleEvent(kind=EventKind.STARTED, module_name=name, generation=1) for name in set_up]
+    state = replace(state, phase=HostPhase.STARTED, set_up=set_up, started=set_up,
+                    generations={name: 1 for name in set_up})
+    return state, HostObservation(events=tuple(events))
+
+
+def _stop(state: HostState, rules: HostRules) -> tuple[HostState, HostObservation]:
+    if state.phase is not HostPhase.STARTED:
+        return state, HostObservation()
+    load = state.plan.load_order
+    events = [LifecycleEvent(kind=EventKind.STOPPED, module_name=n) for n in rules.shutdown_order(state.started, load)]
+    events += [LifecycleEvent(kind=EventKind.TORN_DOWN, module_name=n)
+               for n in rules.shutdown_order(state.set_up, load)]
+    return replace(state, phase=HostPhase.STOPPED, started=(), set_up=()), HostObservation(events=tuple(events))
+
+
+def _open(state: HostState, conversation: str) -> tuple[HostState, LifecycleEvent]:
+    """Open ``conversation`` (snapshotting the current instances) unless it is open already."""
+    instances = state.conversations.get(conversation)
+    if instances is None:
+        instances = {name: state.generations[name] for name in state.started}
+        state = replace(state, conversations={**state.conversations, conversation: instances})
+    return state, LifecycleEvent(kind=EventKind.CONVERSATION_OPENED, conversation=conversation,
+                                 instances=dict(instances))
+
+
+def _dispatch(state: HostState, command: Dispatch, rules: HostRules) -> tuple[HostState, HostObservation]:
+    events: list[LifecycleEvent] = []
+    instances: Mapping[str, int] = {}
+    if command.conversation:
+        if command.conversation not in state.conversations:
+            state, opened = _open(state, command.conversation)
+            events.append(opened)
+        instances = state.conversations[command.conversation]
+    subscribers = [n for n in state.plan.load_order if n in state.started and command.hook in state.plan.hooks[n]]
+    behaviour = state.load.behaviour if state.load else Behaviour()
+    for name, failed in rules.run_hooks(subscribers, lambda n: behaviour.raises(n, command.hook)):
+        events.append(LifecycleEvent(kind=EventKind.HOOK_FAILED if failed else EventKind.HOOK_CALLED,
+                                     module_name=name, hook=command.hook, conversation=command.conversation,
+                                     generation=instances.get(name, state.generations.get(name)),
+                                     reason="exception" if failed else ""))
+    return state, HostObservation(events=tuple(events))
+
+
+def _reload(state: HostState, command: Reload) -> tuple[HostState, HostObservation]:
+    name = command.module_name
+    if name not in state.started:
+        event = LifecycleEvent(kind=EventKind.RELOAD_REFUSED, module_name=name, reason="not_started")
+        return state, HostObservation(events=(event,))
+    generation = state.generations[name] + 1
+    state = replace(state, generations={**state.generations, name: generation})
+    return state, HostObservation(events=(LifecycleEvent(kind=EventKind.RELOADED, module_name=name,
+                                                         generation=generation),))
+
+
+def _read_config(state: HostState, command: ReadConfig) -> HostObservation:
+    config = state.plan.configs.get(command.module_name)
+    if config is not None:
+        return HostObservation(config=config)
+    problem = HostProblem(code="plugin-not-loaded", plugins=(command.module_name,),
+                          message=f"plugin '{command.module_name}' is not loaded; it has no configuration")
+    return HostObservation(problems=(problem,))
+
+
+def step(state: HostState, command: HostCommand,
+         rules: HostRules = REFERENCE_RULES) -> tuple[HostState, HostObservation]:
+    """Apply one command; return the new state and what was observed.
+
+    Raises DuplicateModule when a ``load`` names two plugins with one module_name.
+    """
+    if isinstance(command, Load):
+        return _load(command, rules)
+    if isinstance(command, Start):
+        return _start(state)
+    if isinstance(command, Stop):
+        return _stop(state, rules)
+    if isinstance(command, Dispatch):
+        return _dispatch(state, command, rules)
+    if isinstance(command, OpenConversation):
+        state, event = _open(state, command.conversation)
+        return state, HostObservation(events=(event,))
+    if isinstance(command, Reload):
+        return _reload(state, command)
+    if isinstance(command, ReadConfig):
+        return state, _read_config(state, command)
+    raise TypeError(f"not a host command: {command!r}")
+
+
+def run_script(commands: Sequence[HostCommand], rules: HostRules = REFERENCE_RULES) -> tuple[HostObservation, ...]:
+    """Apply ``commands`` from an empty host; return one observation per command."""
+    state = HostState()
+    observations = []
+    for command in commands:
+        state, observation = step(state, command, rules)
+        observations.append(observation)
+    return tuple(observations)
+
+
+class HostEngine:
+    """Holds one host state and applies commands to it: the shell the conformance adapters drive."""
+
+    def __init__(self, *, rules: HostRules = REFERENCE_RULES, name: str = "pas-reference-host") -> None:
+        self._rules = rules
+        self._state = HostState()
+        self.info = ImplementationInfo(name=name, version=__version__, language="python", profiles=PROFILES)
+
+    def apply(self, command: HostCommand) -> HostObservation:
+        """Apply one command and return what was observed."""
+        self._state, observation = step(self._state, command, self._rules)
+        return observation
+
+    @property
+    def state(self) -> HostState:
+        """The current host state."""
+        return self._state
+
+
+def create() -> HostEngine:
+    """Factory for an in-process host implementation (``reference_impl.host:create``)."""
+    return HostEngine()

@@ -1,0 +1,390 @@
+"""Layered plugin configuration with provenance (HOST-CFG-1..6), as pure functions.
+
+Four layers in increasing precedence: the manifest's ``config.defaults``, the host config
+file's ``config`` entry, the environment, the command line. Each layer is a sequence of
+:class:`Assignment` (a value written at a path of one plugin's namespace, and where it was
+written); the layers are merged in order, mappings key by key and recursively, anything else
+replacing what was below. Every leaf of the result (a scalar, a list or an empty mapping)
+keeps its :class:`Provenance`: the last assignment that wrote a leaf at exactly that path.
+
+Environment variables (HOST-CFG-5): ``PAS__<MODULE>__<KEY>[__<SUBKEY>...]``. MODULE is
+matched without regard to case against the installed module names: the variable belongs to
+the one installed module whose upper-cased name, followed by ``__``, starts what follows
+``PAS__``; no match is a warning (the variable is ignored), more than one is an error naming
+them. The remaining ``__``-separated segments name keys, again without regard to case: a
+segment equal to a key already present at that level of the lower layers names that key
+(an exact match first, else the one key equal ignoring case; two such keys are an error);
+otherwise it names the segment lower-cased. Values are parsed as JSON when they parse
+(``NaN`` and ``Infinity`` do not count) and kept as strings otherwise. Variables are applied
+in order of their names.
+
+Command-line overrides: ``module.key.sub=value``, split at the first ``=``; keys are taken
+exactly as written (so a key containing ``.`` cannot be set this way); the value is parsed
+like an environment value; later overrides win over earlier ones.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from reference_impl.model import HostConfig, Manifest
+
+JSON = Any
+Path = tuple[str, ...]
+Merge = Callable[[JSON, JSON], JSON]
+ENV_PREFIX = "PAS__"
+
+
+class Layer(enum.StrEnum):
+    """A configuration layer, lowest precedence first."""
+
+    DEFAULTS = "defaults"
+    FILE = "file"
+    ENVIRONMENT = "environment"
+    COMMAND_LINE = "command_line"
+
+
+class SourceKind(enum.StrEnum):
+    """The kind of document a value or a problem comes from."""
+
+    MANIFEST = "manifest"
+    HOST_CONFIG = "host_config"
+    ENVIRONMENT = "environment"
+    COMMAND_LINE = "command_line"
+
+
+class ProblemSeverity(enum.StrEnum):
+    """Errors make the named plugins invalid; warnings only inform."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Origin:
+    """Where something was written: a document and a JSON pointer into it.
+
+    ``name`` is the plugin's module_name for a manifest, ``""`` for the host config, the
+    variable name for the environment and the whole argument for the command line; for the
+    last two the pointer points into the parsed value.
+    """
+
+    kind: SourceKind
+    name: str = ""
+    pointer: str = ""
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form."""
+        return {"kind": self.kind.value, "name": self.name, "pointer": self.pointer}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Provenance:
+    """Which layer set a configuration value, and where exactly."""
+
+    layer: Layer
+    origin: Origin
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form."""
+        return {"layer": self.layer.value, "origin": self.origin.to_json()}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostProblem:
+    """A finding of the host: a stable kebab-case code, one sentence, the plugins it names.
+
+    An error makes every loaded plugin in ``plugins`` invalid (not set up, HOST-VAL-*).
+    """
+
+    code: str
+    message: str
+    severity: ProblemSeverity = ProblemSeverity.ERROR
+    plugins: tuple[str, ...] = ()
+    origin: Origin | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the wire form."""
+        return {"code": self.code, "severity": self.severity.value, "message": self.message,
+                "plugins": list(self.plugins), "origin": self.origin.to_json() if self.origin else None}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assignment:
+    """One layer writing ``value`` at ``path`` inside the namespace of ``module_name``."""
+
+    module_name: str
+    path: Path
+    value: JSON
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MergedConfig:
+    """One plugin's merged configuration (a read-only snapshot) and each leaf's provenance."""
+
+    value: Mapping[str, JSON] = field(default_factory=lambda: MappingProxyType({}))
+    provenance: Mapping[str, Provenance] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return ``{"config": ..., "provenance": {pointer: ...}}``."""
+        return {"config": thaw(self.value), "provenance": {p: v.to_json() for p, v in self.provenance.items()}}
+
+
+def pointer_of(path: Sequence[str]) -> str:
+    """The RFC 6901 JSON pointer of a path of keys (``()`` is ``""``)."""
+    return "".join("/" + key.replace("~", "~0").replace("/", "~1") for key in path)
+
+
+def freeze(value: JSON) -> JSON:
+    """A read-only deep copy: mappings become MappingProxyType, lists become tuples (HOST-CFG-4)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: freeze(item) for key, item in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(item) for item in value)
+    return value
+
+
+def thaw(value: JSON) -> JSON:
+    """A plain JSON copy (dicts and lists) of a value, frozen or not."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(item) for item in value]
+    return value
+
+
+def deep_merge(base: JSON, overlay: JSON) -> JSON:
+    """Merge ``overlay`` over ``base``: mappings key by key, recursively; otherwise overlay wins (HOST-CFG-2)."""
+    if isinstance(base, Mapping) and isinstance(overlay, Mapping):
+        merged = thaw(base)
+        for key, value in overlay.items():
+            merged[key] = deep_merge(base[key], value) if key in base else thaw(value)
+        return merged
+    return thaw(overlay)
+
+
+def leaves(value: JSON, path: Path = ()) -> Iterator[tuple[Path, JSON]]:
+    """Every leaf under ``value`` with its path: scalars, lists, and empty mappings below the root."""
+    if isinstance(value, Mapping) and value:
+        for key, item in value.items():
+            yield from leaves(item, (*path, key))
+    elif path:
+        yield path, value
+
+
+def nest(path: Path, value: JSON) -> JSON:
+    """``value`` wrapped in one mapping per key of ``path`` (``nest(("a", "b"), 1) == {"a": {"b": 1}}``)."""
+    for key in reversed(path):
+        value = {key: value}
+    return value
+
+
+def parse_value(text: str) -> JSON:
+    """Parse an environment or command-line value as JSON when it parses, else keep the string."""
+    def _reject(constant: str) -> None:
+        raise ValueError(constant)
+
+    try:
+        return json.loads(text, parse_constant=_reject)
+    except (ValueError, RecursionError):
+        return text
+
+
+def merge_layers(module_name: str, layers: Sequence[tuple[Layer, Sequence[Assignment]]],
+                 merge: Merge = deep_merge) -> MergedConfig:
+    """Merge one plugin's assignments, layer by layer, and keep the provenance of every leaf."""
+    value: JSON = {}
+    written: dict[Path, Provenance] = {}
+    for layer, assignments in layers:
+        for assignment in assignments:
+            if assignment.module_name != module_name:
+                continue
+            value = merge(value, nest(assignment.path, assignment.value))
+            for relative in _written_leaves(assignment):
+                origin = Origin(kind=assignment.origin.kind, name=assignment.origin.name,
+                                pointer=assignment.origin.pointer + pointer_of(relative))
+                written[(*assignment.path, *relative)] = Provenance(layer=layer, origin=origin)
+    provenance = {pointer_of(path): written[path] for path, _ in leaves(value) if path in written}
+    return MergedConfig(value=freeze(value), provenance=provenance)
+
+
+def _written_leaves(assignment: Assignment) -> Iterator[Path]:
+    """Paths, relative to the assignment's path, of the leaves it writes."""
+    if isinstance(assignment.value, Mapping) and assignment.value:
+        yield from (relative for relative, _ in leaves(assignment.value))
+    elif assignment.path:
+        yield ()
+
+
+def defaults_layer(manifests: Sequence[Manifest]) -> tuple[Assignment, ...]:
+    """The manifests' ``config.defaults``, one assignment per plugin."""
+    return tuple(Assignment(module_name=m.module_name, path=(), value=thaw(m.config_defaults),
+                            origin=Origin(kind=SourceKind.MANIFEST, name=m.module_name, pointer="/config/defaults"))
+                 for m in manifests)
+
+
+def file_layer(host: HostConfig, installed: Sequence[str]) -> tuple[tuple[Assignment, ...], tuple[HostProblem, ...]]:
+    """The host config file's ``config`` entries; an entry naming no installed plugin is a warning."""
+    assignments, problems = [], []
+    for module_name, values in host.config.items():
+        origin = Origin(kind=SourceKind.HOST_CONFIG, pointer=pointer_of(("config", module_name)))
+        if module_name not in installed:
+            problems.append(HostProblem(code="config-unknown-plugin", severity=ProblemSeverity.WARNING, origin=origin,
+                                        message=f"the config entry '{module_name}' names no installed plugin; "
+                                                "fix the name or remove the entry"))
+            continue
+        assignments.append(Assignment(module_name=module_name, path=(), value=thaw(values), origin=origin))
+    return tuple(assignments), tuple(problems)
+
+
+def environment_layer(environment: Mapping[str, str], installed: Sequence[str],
+                      lower: Mapping[str, JSON]) -> tuple[tuple[Assignment, ...], tuple[HostProblem, ...]]:
+    """The ``PAS__`` variables of ``environment`` as assignments (see the module docstring).
+
+    ``lower`` is each plugin's configuration merged from the layers below (for key case).
+    """
+    assignments: list[Assignment] = []
+    problems: list[HostProblem] = []
+    for name in sorted(n for n in environment if n.startswith(ENV_PREFIX)):
+        module_name, segments, problem = _env_target(name, installed)
+        path, key_problem = _resolve_keys(name, module_name, segments, lower.get(module_name, {}))
+        problems += [p for p in (problem, key_problem) if p is not None]
+        if module_name and path:
+            assignments.append(Assignment(module_name=module_name, path=path, value=parse_value(environment[name]),
+                                          origin=Origin(kind=SourceKind.ENVIRONMENT, name=name)))
+    return tuple(assignments), tuple(problems)
+
+
+def _env_target(name: str, installed: Sequence[str]) -> tuple[str, tuple[str, ...], HostProblem | None]:
+    """The module a variable belongs to and its key segments, or a problem."""
+    rest = name[len(ENV_PREFIX):].upper()
+    origin = Origin(kind=SourceKind.ENVIRONMENT, name=name)
+    candidates = [m for m in installed if rest.startswith(m.upper() + "__")]
+    if len(candidates) > 1:
+        listed = " and ".join(f"'{m}'" for m in candidates)
+        return "", (), HostProblem(code="env-ambiguous-plugin", plugins=tuple(candidates), origin=origin,
+                                   message=f"the variable {name} could belong to plugins {listed}; "
+                                           "remove the variable or rename one of the plugins")
+    if not candidates:
+        bare = [m for m in installed if rest == m.upper()]
+        message = (f"the variable {name} names plugin '{bare[0]}' but no key; use {name}__<KEY>" if bare else
+                   f"the variable {name} names no installed plugin; it is ignored")
+        return "", (), HostProblem(code="env-no-key" if bare else "env-unknown-plugin", origin=origin,
+                                   severity=ProblemSeverity.WARNING, plugins=tuple(bare), message=message)
+    module_name = candidates[0]
+    segments = tuple(name[len(ENV_PREFIX) + len(module_name) + 2:].split("__"))
+    if "" in segments:
+        return "", (), HostProblem(code="env-empty-key", severity=ProblemSeverity.WARNING, origin=origin,
+                                   plugins=(module_name,),
+                                   message=f"the variable {name} has an empty key between '__' separators; "
+                                           "it is ignored")
+    return module_name, segments, None
+
+
+def _resolve_keys(name: str, module_name: str, segments: Sequence[str],
+                  lower: JSON) -> tuple[Path, HostProblem | None]:
+    """Map variable segments to config keys, matching existing keys without regard to case."""
+    path: list[str] = []
+    node = lower
+    for segment in segments:
+        keys = list(node) if isinstance(node, Mapping) else []
+        matches = [segment] if segment in keys else [k for k in keys if k.upper() == segment.upper()]
+        if len(matches) > 1:
+            at = pointer_of(path) or "the top level"
+            listed = " and ".join(f"'{k}'" for k in matches)
+            return (), HostProblem(code="env-ambiguous-key", plugins=(module_name,),
+                                   origin=Origin(kind=SourceKind.ENVIRONMENT, name=name),
+                                   message=f"the variable {name} could name keys {listed} at {at} of plugin "
+                                           f"'{module_name}'; rename one of the keys or use --set")
+        key = matches[0] if matches else segment.lower()
+        path.append(key)
+        node = node[key] if matches else None
+    return tuple(path), None
+
+
+def override_layer(overrides: Sequence[str], installed: Sequence[str],
+                   loaded: Sequence[str]) -> tuple[tuple[Assignment, ...], tuple[HostProblem, ...]]:
+    """Command-line ``module.key.sub=value`` overrides as assignments, in the order given."""
+    assignments: list[Assignment] = []
+    problems: list[HostProblem] = []
+    for text in overrides:
+        origin = Origin(kind=SourceKind.COMMAND_LINE, name=text)
+        target, equals, raw = text.partition("=")
+        keys = target.split(".")
+        if not equals or len(keys) < 2 or "" in keys:
+            problems.append(HostProblem(code="override-syntax", origin=origin,
+                                        message=f"the override '{text}' is not of the form module.key=value"))
+        elif keys[0] not in installed:
+            problems.append(HostProblem(code="override-unknown-plugin", origin=origin,
+                                        message=f"the override '{text}' names no installed plugin '{keys[0]}'"))
+        elif keys[0] not in loaded:
+            problems.append(HostProblem(code="override-plugin-not-loaded", severity=ProblemSeverity.WARNING,
+                                        origin=origin, plugins=(keys[0],),
+                                        message=f"the override '{text}' has no effect: plugin '{keys[0]}' "
+                                                "is not loaded"))
+        else:
+            assignments.append(Assignment(module_name=keys[0], path=tuple(keys[1:]), value=parse_value(raw),
+                                          origin=origin))
+    return tuple(assignments), tuple(problems)
+
+
+def build_configs(manifests: Sequence[Manifest], loaded: Sequence[str], host: HostConfig,
+                  environment: Mapping[str, str], overrides: Sequence[str],
+                  merge: Merge = deep_merge) -> tuple[Mapping[str, MergedConfig], tuple[HostProblem, ...]]:
+    """Every loaded plugin's merged configuration, and the problems found in the layers.
+
+    ``manifests`` are the installed plugins; ``loaded`` the module names in load order.
+    """
+    installed = [m.module_name for m in manifests]
+    defaults = defaults_layer([m for m in manifests if m.module_name in loaded])
+    file, file_problems = file_layer(host, installed)
+    below = [(Layer.DEFAULTS, defaults), (Layer.FILE, file)]
+    lower = {m: thaw(merge_layers(m, below, merge).value) for m in loaded}
+    env, env_problems = environment_layer(environment, installed, lower)
+    cli, cli_problems = override_layer(overrides, installed, loaded)
+    layers = [*below, (Layer.ENVIRONMENT, env), (Layer.COMMAND_LINE, cli)]
+    configs = {m: merge_layers(m, layers, merge) for m in loaded}
+    return configs, (*file_problems, *env_problems, *cli_problems)
+
+
+def check_config(manifest: Manifest, config: MergedConfig) -> tuple[HostProblem, ...]:
+    """Validate a merged configuration against the plugin's ``config.schema`` (HOST-VAL-3).
+
+    Nothing is fetched: a ``$ref`` to anything outside the schema is reported as a problem.
+    """
+    if manifest.config_schema is None:
+        return ()
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+
+    name = manifest.module_name
+    schema_origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer="/config/schema")
+    try:
+        Draft202012Validator.check_schema(thaw(manifest.config_schema))
+        validator = Draft202012Validator(thaw(manifest.config_schema), registry=Registry())
+        errors = sorted(validator.iter_errors(thaw(config.value)), key=lambda e: (list(e.absolute_path), e.message))
+    except Exception as error:  # a third-party schema's defect is a finding, never a crash
+        reason = getattr(error, "message", None) or str(error) or type(error).__name__
+        inside = pointer_of([str(k) for k in getattr(error, "path", ())])
+        origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer=schema_origin.pointer + inside)
+        return (HostProblem(code="invalid-config-schema", plugins=(name,), origin=origin,
+                            message=f"plugin '{name}' has a config schema that cannot be used: {reason}"),)
+    return tuple(_config_problem(name, config, error, schema_origin) for error in errors)
+
+
+def _config_problem(name: str, config: MergedConfig, error: Any, schema_origin: Origin) -> HostProblem:
+    """The problem for one schema error: located where the offending value was written, when known."""
+    path = [str(k) for k in error.absolute_path]
+    written = (config.provenance.get(pointer_of(path[:n])) for n in range(len(path), 0, -1))
+    provenance = next((p for p in written if p is not None), None)
+    origin = provenance.origin if provenance else Origin(
+        kind=SourceKind.MANIFEST, name=name,
+        pointer=schema_origin.pointer + pointer_of([str(k) for k in error.absolute_schema_path]))
+    return HostProblem(code="invalid-config", plugins=(name,), origin=origin,
+                       message=f"plugin '{name}' config at {pointer_of(path) or '/'}: {error.message}")
