@@ -216,6 +216,10 @@ class _Builder:
                 raise _Abort(_problem(self.path, "yaml-merge-key",
                                       "merge keys (<<) are not supported; write the keys out", key_mark, pointer))
             key = event.value if event.style else _scalar(event, self.path, pointer, self.doc)
+            if key is None:
+                raise _Abort(_problem(self.path, "yaml-null-key",
+                                      f"the key '{event.value}' is null, not a name; quote it or remove it",
+                                      key_mark, pointer))
             key = key if isinstance(key, str) else str(key).lower() if isinstance(key, bool) else str(key)
             child = pointer_join(pointer, key)
             if key in result:
@@ -266,7 +270,8 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = (error.problem or error.context or "syntax error").strip()
-        hint = "; use spaces, not tabs, to indent" if "\t" in message or "tab" in message.lower() else ""
+        at_tab = mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t"
+        hint = "; use spaces, not tabs, to indent" if at_tab or "tab" in message.lower() else ""
         return documents, [_problem(path, "yaml-syntax", f"{message}{hint}", _mark(mark) if mark else None)]
     except yaml.reader.ReaderError as error:
         # Raised before scanning, so it carries a character offset rather than a mark.

@@ -31,18 +31,18 @@ class Catalogue:
     # Results derived from (this catalogue, a host config): pure, so safe to reuse.
     _memo: dict[Hashable, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
-    def memoised(self, key: Hashable, anchor: object, compute: Callable[[], T]) -> T:
-        """``compute()`` once per ``key`` while ``anchor`` (the object the key's id came from) lives.
+    def memoised(self, key: Hashable, anchors: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """``compute()`` once per ``key`` while the ``anchors`` (the objects its ids came from) live.
 
-        The anchor is held with the result so that a recycled ``id()`` never returns a stale value.
+        The anchors are held with the result so that a recycled ``id()`` never returns a stale value.
         """
         hit = self._memo.get(key)
-        if hit is not None and hit[0] is anchor:
+        if hit is not None and len(hit[0]) == len(anchors) and all(a is b for a, b in zip(hit[0], anchors)):
             return hit[1]
         if len(self._memo) >= _MEMO_SIZE:
             self._memo.pop(next(iter(self._memo)))
         value = compute()
-        self._memo[key] = (anchor, value)
+        self._memo[key] = (anchors, value)
         return value
 
     @classmethod

@@ -17,6 +17,14 @@ from reference_impl.errors import MalformedDocument
 
 JSON = Any  # a value made of dict, list, str, int, float, bool and None
 
+# Unicode's White_Space property (ACT-ELIG-6): what "trimming whitespace" removes from a brief.
+# Spelled out because languages disagree (Python's str.strip also removes U+001C..U+001F,
+# JavaScript's trim also removes U+FEFF and keeps U+0085).
+WHITE_SPACE = (
+    "\u0009\u000a\u000b\u000c\u000d\u0020\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004"
+    "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
 
 class MethodKind(enum.StrEnum):
     """How a plugin method's reply is used by the agent loop."""
@@ -148,8 +156,8 @@ class Manifest:
 
     @property
     def brief(self) -> str:
-        """The sleep brief with surrounding whitespace removed ('' when blank)."""
-        return self.sleep_brief.strip()
+        """The sleep brief with surrounding Unicode white space removed ('' when blank)."""
+        return self.sleep_brief.strip(WHITE_SPACE)
 
     def supports(self, adapter: str | None) -> bool:
         """Whether a conversation on ``adapter`` may see this plugin (None: any adapter)."""

@@ -129,7 +129,7 @@ def _lineup(
             entries.append((manifest, eligible, _view(manifest, resting, None, semantics)))
         return tuple(sorted(entries, key=lambda e: (e[1], e[0].module_name)))
 
-    return catalogue.memoised(("lineup", id(host), adapter, id(semantics)), host, compute)
+    return catalogue.memoised(("lineup", id(host), adapter, id(semantics)), (host, semantics), compute)
 
 
 def _start_run(catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics):

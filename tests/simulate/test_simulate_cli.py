@@ -129,7 +129,7 @@ def test_giving_the_script_twice_is_a_usage_error(capsys, tmp_path):
 def test_a_missing_plugin_folder_is_reported_and_exits_2(capsys, tmp_path):
     code, out, err = _simulate(capsys, "--plugins", str(tmp_path / "nope"), "run")
     assert (code, out) == (2, "")
-    assert err == f"{tmp_path / 'nope'}: error missing-directory the plugin folder does not exist [/]\n"
+    assert err == f"{tmp_path / 'nope'}: error missing-directory the plugin folder does not exist\n"
 
 
 def test_a_folder_without_manifests_is_reported(capsys, tmp_path):

@@ -1,0 +1,71 @@
+"""Eligibility: the four precedence rules on every combination of manifest and strategy."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from refimpl_builders import plugin
+
+from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
+from reference_impl.model import Manifest, Strategy
+
+ALLOW_SLEEP = (True, False, None)
+BRIEFS = {"empty": "", "spaces": "   ", "tab_newline": "\t\n", "text": "Checks the weather."}
+STRATEGIES = tuple(Strategy)
+
+
+def expected_eligibility(allow_sleep: bool | None, brief: str, strategy: Strategy) -> tuple[bool, str]:
+    """design.md's precedence list, written out independently of spec/semantics.yaml."""
+    has_brief = bool(brief.strip())
+    if allow_sleep is False:
+        return False, "ACT-ELIG-1"
+    if strategy == "forbid_sleep":
+        return False, "ACT-ELIG-2"
+    if strategy == "allow_sleep":
+        return has_brief, "ACT-ELIG-3"
+    return (allow_sleep is True and has_brief), "ACT-ELIG-4"
+
+
+COMBINATIONS = [
+    pytest.param(allow, brief, strategy, id=f"{expected_eligibility(allow, brief, strategy)[1]}-"
+                                            f"allow_sleep={allow}-brief={label}-strategy={strategy.value}")
+    for allow, (label, brief), strategy in itertools.product(ALLOW_SLEEP, BRIEFS.items(), STRATEGIES)
+]
+
+
+@pytest.mark.parametrize(("allow_sleep", "brief", "strategy"), COMBINATIONS)
+def test_eligibility_follows_the_four_precedence_rules(allow_sleep, brief, strategy):
+    """Covers: ACT-ELIG-1, ACT-ELIG-2, ACT-ELIG-3, ACT-ELIG-4, ACT-ELIG-6."""
+    manifest = plugin("subject", allow_sleep=allow_sleep, sleep_brief=brief)
+    eligible, requirement = expected_eligibility(allow_sleep, brief, strategy)
+    assert is_sleep_eligible(manifest, strategy) is eligible
+    assert deciding_requirement(manifest, strategy) == requirement
+
+
+def test_every_combination_is_covered_exactly_once():
+    """The grid above is the whole space: 3 allow_sleep values x 4 briefs x 3 strategies."""
+    assert len(COMBINATIONS) == 36
+    assert len({c.id for c in COMBINATIONS}) == 36
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: s.value)
+def test_a_protected_plugin_never_sleeps_whatever_the_strategy_ACT_ELIG_1(strategy):
+    """Covers: ACT-ELIG-1 (even with a brief and the admin asking for sleep)."""
+    assert not is_sleep_eligible(plugin("p", allow_sleep=False, sleep_brief="A brief."), strategy)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: s.value)
+def test_an_absent_allow_sleep_is_read_exactly_as_null_ACT_ELIG_7(strategy):
+    """Covers: ACT-ELIG-7."""
+    base = {"name": "P", "module_name": "p", "version": "1.0.0", "description": "", "sleep_brief": "A brief."}
+    absent = Manifest.from_json(base)
+    null = Manifest.from_json({**base, "allow_sleep": None})
+    assert absent == null
+    assert is_sleep_eligible(absent, strategy) == is_sleep_eligible(null, strategy)
+
+
+def test_a_brief_is_trimmed_before_it_is_judged_blank_ACT_ELIG_6():
+    """Covers: ACT-ELIG-6: unicode whitespace counts as blank, text with spaces around does not."""
+    assert not is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="\u3000\u00a0 \r\n"), Strategy.AUTO)
+    assert is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="  x  "), Strategy.AUTO)

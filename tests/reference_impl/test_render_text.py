@@ -1,0 +1,188 @@
+"""The reference text (profile text): block shapes, escaping, the hint, every reply sentence."""
+
+from __future__ import annotations
+
+import pytest
+from refimpl_builders import CONV, plugin, protected, sleeper
+
+from reference_impl.engine import Engine
+from reference_impl.events import OMITTED, Activate, CallObservation, Extend, PluginView, StartRun
+from reference_impl.model import HostConfig, Method, MethodKind, OutcomeKind, PluginState
+from reference_impl.render import render_block, render_reply, render_run
+
+RUN = StartRun(conversation=CONV)
+SLEEPING = PluginView(module_name="w", state=PluginState.SLEEPING, brief_shown=True, methods_shown=False)
+AWAKE = PluginView(module_name="w", state=PluginState.ALWAYS_AWAKE, injection_called=True)
+
+
+def _active(rounds: int) -> PluginView:
+    return PluginView(module_name="w", state=PluginState.ACTIVE, rounds_left=rounds, hint=rounds == 1, injection_called=True)
+
+
+MANIFESTS = (sleeper("weather", injects_prompt=True), sleeper("draw"), protected("core", builtin=True, injects_prompt=True),
+             plugin("calc"))
+
+
+def _engine() -> Engine:
+    engine = Engine()
+    engine.start(MANIFESTS, HostConfig(enabled=("weather", "draw", "calc")))
+    return engine
+
+
+def test_a_sleeping_block_shows_the_trimmed_brief_the_rule_and_rounds_left_zero_TXT_BLOCK_1_3():
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-3."""
+    manifest = plugin("w", name="Weather", allow_sleep=True, sleep_brief="  Forecasts.\n")
+    assert render_block(manifest, SLEEPING) == (
+        '<plugin name="Weather" module_name="w" state="sleeping" rounds_left="0">\n'
+        "  <capability_brief>Forecasts.</capability_brief>\n"
+        "  <activation_rule>Summary only. Do not guess hidden details. Activate if needed.</activation_rule>\n"
+        "</plugin>"
+    )
+
+
+def test_an_always_awake_block_has_no_rounds_left_and_lists_the_methods_TXT_BLOCK_1_5():
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-5."""
+    manifest = plugin("w", name="Weather", methods=(Method(name="get", kind=MethodKind.TOOL, description="Get it."),
+                                                     Method(name="ask", kind=MethodKind.AGENT, description="Ask.")))
+    text = render_block(manifest, AWAKE)
+    assert text.splitlines()[0] == '<plugin name="Weather" module_name="w" state="always_awake">'
+    assert "rounds_left" not in text and "activation_rule" not in text and "injected_prompt" not in text
+    methods = text[text.index("<predefined_methods>"):text.index("</predefined_methods>")]
+    assert "get (tool): Get it." in methods and "ask (agent): Ask." in methods
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 20])
+def test_an_active_block_carries_rounds_left_and_the_hint_only_at_one_TXT_BLOCK_1_4(rounds):
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-4, ACT-STATE-6."""
+    text = render_block(sleeper("w", name="Weather"), _active(rounds))
+    assert text.splitlines()[0] == f'<plugin name="Weather" module_name="w" state="active" rounds_left="{rounds}">'
+    hint = ("<activation_rule>Last visible run. Call extend_plugin_activation('w') now if you still need it next run."
+            "</activation_rule>")
+    assert (hint in text) is (rounds == 1)
+    assert "<predefined_methods>" in text and "capability_brief" not in text
+
+
+def test_text_values_are_xml_escaped_TXT_BLOCK_2():
+    """Covers: TXT-BLOCK-2 for element text: briefs and method descriptions."""
+    brief = 'Use <b> & "quotes"'
+    manifest = plugin("w", allow_sleep=True, sleep_brief=brief,
+                      methods=(Method(name="m", kind=MethodKind.TOOL, description="a < b && c > d"),))
+    assert "<capability_brief>Use &lt;b&gt; &amp; \"quotes\"</capability_brief>" in render_block(manifest, SLEEPING)
+    assert "m (tool): a &lt; b &amp;&amp; c &gt; d" in render_block(manifest, AWAKE)
+
+
+@pytest.mark.parametrize(("name", "written"), [
+    pytest.param("Tom & Jerry <3", "Tom &amp; Jerry &lt;3", id="ampersand-and-angle"),
+    pytest.param("it's", "it's", id="apostrophe"),
+    pytest.param("a'b\"c", "a'b&quot;c", id="both-quotes"),
+])
+def test_attribute_values_are_escaped_inside_double_quotes_TXT_BLOCK_2(name, written):
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-2."""
+    text = render_block(plugin("w", name=name), AWAKE)
+    assert text.splitlines()[0] == f'<plugin name="{written}" module_name="w" state="always_awake">'
+
+
+def test_a_double_quote_in_an_attribute_value_is_written_as_quot_TXT_BLOCK_2():
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-2."""
+    text = render_block(plugin("w", name='Say "hi"'), AWAKE)
+    assert text.splitlines()[0] == '<plugin name="Say &quot;hi&quot;" module_name="w" state="always_awake">'
+
+
+def test_runtime_context_follows_the_blocks_only_for_injecting_awake_or_active_plugins_TXT_BLOCK_6():
+    """Covers: TXT-BLOCK-6, ACT-STATE-4."""
+    engine = _engine()
+    engine.apply(Activate(conversation=CONV, module_name="draw", rounds=2))
+    text = engine.apply(RUN).text
+    contexts = [line for line in text.splitlines() if line.startswith("<plugin_runtime_context")]
+    assert contexts == ['<plugin_runtime_context name="Core" module_name="core">[prompt injected by core]'
+                        "</plugin_runtime_context>"]
+    assert text.index("<plugin_runtime_context") > text.rindex("</plugin>")
+    engine.apply(Activate(conversation=CONV, module_name="weather", rounds=2))
+    assert 'module_name="weather">' in engine.apply(RUN).text.split("</plugin>")[-1]
+
+
+def test_injected_prompt_appears_only_in_the_activation_reply_TXT_REPLY_1():
+    """Covers: TXT-REPLY-1, TXT-BLOCK-6."""
+    engine = _engine()
+    reply = engine.apply(Activate(conversation=CONV, module_name="weather", rounds=2)).text
+    block = reply.split("\n\n", 1)[1]
+    assert block.splitlines()[:2] == ['<plugin name="Weather" module_name="weather" state="active" rounds_left="2">',
+                                      "  <injected_prompt>[prompt injected by weather]</injected_prompt>"]
+    assert "<injected_prompt>" not in engine.apply(RUN).text
+    quiet = engine.apply(Activate(conversation=CONV, module_name="draw", rounds=1)).text
+    assert "<injected_prompt>" not in quiet and "Last visible run." in quiet
+
+
+def _reply(call, observation: CallObservation) -> str:
+    manifests = {"weather": sleeper("weather")}
+    return render_reply(manifests, call, observation)
+
+
+ACTIVATE = Activate(conversation=CONV, module_name="weather")
+EXTEND = Extend(conversation=CONV, module_name="weather")
+
+
+@pytest.mark.parametrize(("call", "outcome", "rounds", "sentence"), [
+    pytest.param(ACTIVATE, OutcomeKind.ALREADY_ACTIVE, 4,
+                 "Plugin `weather` is already active with 4 runs remaining. "
+                 "Use `extend_plugin_activation(module_name, rounds)` to keep it visible longer.", id="TXT-REPLY-2"),
+    pytest.param(ACTIVATE, OutcomeKind.ALWAYS_AWAKE, None,
+                 "Plugin `weather` is always visible and does not need activation.", id="TXT-REPLY-3-activate"),
+    pytest.param(EXTEND, OutcomeKind.ALWAYS_AWAKE, None,
+                 "Plugin `weather` is always visible and does not need to be extended.", id="TXT-REPLY-3-extend"),
+    pytest.param(ACTIVATE, OutcomeKind.NOT_FOUND, None, "Plugin `weather` is missing or disabled.", id="TXT-REPLY-4-activate"),
+    pytest.param(EXTEND, OutcomeKind.NOT_FOUND, None, "Plugin `weather` is missing or disabled.", id="TXT-REPLY-4-extend"),
+    pytest.param(EXTEND, OutcomeKind.EXTENDED, 9, "Plugin `weather` visibility extended. 9 runs remain.", id="TXT-REPLY-5"),
+])
+def test_each_reply_outcome_has_its_sentence(call, outcome, rounds, sentence):
+    """Covers: TXT-REPLY-2, TXT-REPLY-3, TXT-REPLY-4, TXT-REPLY-5."""
+    assert _reply(call, CallObservation(outcome=outcome, module_name="weather", rounds=rounds)) == sentence
+
+
+def test_the_activated_reply_is_the_sentence_a_blank_line_and_the_block_TXT_REPLY_1():
+    """Covers: TXT-REPLY-1."""
+    engine = _engine()
+    text = engine.apply(Activate(conversation=CONV, module_name="draw", rounds=5)).text
+    sentence, block = text.split("\n\n", 1)
+    assert sentence == ("Plugin `draw` is now activated for the next 5 runs. The full plugin block is returned below "
+                        "and is now the source of truth for this capability. Stop here and continue in the next agent step.")
+    assert block.startswith('<plugin name="Draw" module_name="draw" state="active" rounds_left="5">\n')
+    assert block.endswith("</plugin>")
+
+
+@pytest.mark.parametrize(("rounds", "written"), [
+    pytest.param(2.5, "2.5", id="fraction"),
+    pytest.param("five", '"five"', id="string"),
+    pytest.param(True, "true", id="true"),
+    pytest.param([1], "[1]", id="one-item-list"),
+    pytest.param({}, "{}", id="empty-object"),
+])
+def test_the_invalid_argument_reply_writes_the_value_as_json_TXT_REPLY_6(rounds, written):
+    """Covers: TXT-REPLY-6."""
+    text = _engine().apply(Activate(conversation=CONV, module_name="weather", rounds=rounds)).text
+    assert text == f"Invalid rounds value {written}: rounds must be an integer."
+
+
+@pytest.mark.parametrize(("rounds", "written"), [([1, 2], "[1,2]"), ({"a": 1, "b": [2]}, '{"a":1,"b":[2]}'), ("五", '"五"')],
+                         ids=["list", "object", "non-ascii-string"])
+def test_the_invalid_argument_reply_writes_compact_json_without_spaces_TXT_REPLY_6(rounds, written):
+    """Covers: TXT-REPLY-6."""
+    text = _engine().apply(Activate(conversation=CONV, module_name="weather", rounds=rounds)).text
+    assert text == f"Invalid rounds value {written}: rounds must be an integer."
+
+
+def test_run_text_is_the_blocks_in_view_order():
+    """Covers: ACT-ORDER-1 applied to the text, TXT-BLOCK-1."""
+    engine = _engine()
+    observation = engine.apply(RUN)
+    tags = [line for line in observation.text.splitlines() if line.startswith("<plugin ")]
+    assert [t.split('module_name="')[1].split('"')[0] for t in tags] == [v.module_name for v in observation.plugins]
+    assert observation.text == render_run({m.module_name: m for m in MANIFESTS}, observation)
+
+
+def test_an_engine_without_text_returns_bare_observations():
+    """Engine(text=False) serves implementations that do not claim the text profile."""
+    engine = Engine(text=False)
+    engine.start([sleeper("weather")], HostConfig(enabled=("weather",)))
+    assert engine.apply(RUN).text is None
+    assert engine.apply(Activate(conversation=CONV, module_name="weather", rounds=OMITTED)).text is None
