@@ -272,6 +272,10 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
         message = (error.problem or error.context or "syntax error").strip()
         at_tab = mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t"
         hint = "; use spaces, not tabs, to indent" if at_tab or "tab" in message.lower() else ""
+        start = error.context_mark
+        if error.problem and error.context and start is not None and mark is not None and start.line != mark.line:
+            # "end of stream" at the last line says little; say where the unclosed quote or bracket began.
+            hint += f" ({error.context.strip()} that starts at line {start.line + 1}, column {start.column + 1})"
         return documents, [_problem(path, "yaml-syntax", f"{message}{hint}", _mark(mark) if mark else None)]
     except yaml.reader.ReaderError as error:
         # Raised before scanning, so it carries a character offset rather than a mark.
@@ -284,24 +288,32 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
     return documents, []
 
 
-def load_documents(path: Path | str, limits: Limits = Limits()) -> tuple[list[YamlDocument], list[Problem]]:
-    """Read and parse a YAML or JSON file; unreadable, oversized, binary and empty files are problems."""
+def read_text(path: Path | str, limits: Limits = Limits()) -> tuple[str | None, Problem | None]:
+    """The decoded text of a YAML or JSON file, or why not: unreadable, too large, binary, not UTF-8, empty."""
     name = str(path)
     try:
         with open(path, "rb") as stream:
             data = stream.read(limits.max_bytes + 1)
     except OSError as error:
-        return [], [Problem(code="unreadable", message=f"cannot read the file: {error.strerror or error}",
-                            source=SourceLocation(path=name))]
+        return None, Problem(code="unreadable", message=f"cannot read the file: {error.strerror or error}",
+                             source=SourceLocation(path=name))
     if len(data) > limits.max_bytes:
-        return [], [_problem(name, "file-too-large",
-                             f"the file is larger than {limits.max_bytes} bytes; split it or raise the size limit", (1, 1))]
+        return None, _problem(name, "file-too-large",
+                              f"the file is larger than {limits.max_bytes} bytes; split it or raise the size limit", (1, 1))
     text, problem = _decode(data, name)
     if problem:
-        return [], [problem]
+        return None, problem
     if not text.strip():
-        return [], [_problem(name, "empty-document", "the file is empty; expected a mapping", (1, 1))]
-    return parse_documents(text, name, limits)
+        return None, _problem(name, "empty-document", "the file is empty; expected a mapping", (1, 1))
+    return text, None
+
+
+def load_documents(path: Path | str, limits: Limits = Limits()) -> tuple[list[YamlDocument], list[Problem]]:
+    """Read and parse a YAML or JSON file; unreadable, oversized, binary and empty files are problems."""
+    text, problem = read_text(path, limits)
+    if problem is not None:
+        return [], [problem]
+    return parse_documents(text, str(path), limits)
 
 
 def load_mapping(path: Path | str, limits: Limits = Limits()) -> tuple[YamlDocument | None, list[Problem]]:

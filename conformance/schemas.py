@@ -76,6 +76,15 @@ def _unknown_keys(error: Any) -> list[str]:
     return sorted(k for k in error.instance if k not in known and not any(p.search(k) for p in patterns))
 
 
+def _short(value: Any) -> str:
+    """``repr`` of a value cut to a readable length: a schema error may quote a megabyte-long scalar."""
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxstring = shortener.maxother = 80
+    return shortener.repr(value)
+
+
 def _message(error: Any) -> str:
     if error.validator == "additionalProperties":
         extra = _unknown_keys(error)
@@ -84,9 +93,11 @@ def _message(error: Any) -> str:
         return error.message.replace("is a required property", "is required; add it")
     if error.validator == "enum":
         allowed = ", ".join(map(repr, error.validator_value))
-        return f"{error.instance!r} is not allowed here; use one of {allowed}"
+        return f"{_short(error.instance)} is not allowed here; use one of {allowed}"
     if error.validator == "pattern":
-        return f"{error.instance!r} does not match the required pattern {error.validator_value}"
+        return f"{_short(error.instance)} does not match the required pattern {error.validator_value}"
+    if error.validator in ("maxLength", "minLength", "type", "const", "format", "uniqueItems"):
+        return error.message.replace(repr(error.instance), _short(error.instance), 1)
     return error.message
 
 

@@ -1,0 +1,146 @@
+"""A fast, conservative "certainly valid" check in front of the full JSON Schema validator.
+
+Most documents a CI run sees are valid, and for them jsonschema's error machinery is the
+slowest part of ``pas validate``. This module walks the schema directly for the keywords the
+PAS manifest and host-config schemas use. It answers True only when the document is
+certainly valid; any failure, and anything it does not handle exactly like jsonschema (an
+unknown keyword, a remote ``$ref``, an integer written as a float, unique items that are not
+strings), answers False, and the caller then runs the real validator
+(:func:`conformance.schemas.check_against`), which produces the problems. So it can make a
+run faster, never different. ``format`` is delegated to jsonschema's own format checker.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+_ANNOTATIONS = frozenset({"title", "description", "examples", "default", "$schema", "$id", "$comment", "$defs"})
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda x: isinstance(x, str),
+    "boolean": lambda x: isinstance(x, bool),
+    "null": lambda x: x is None,
+    "object": lambda x: isinstance(x, dict),
+    "array": lambda x: isinstance(x, list),
+    "integer": lambda x: isinstance(x, int) and not isinstance(x, bool),
+    "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+}
+
+
+@functools.cache
+def _schema(name: str) -> dict[str, Any]:
+    """One bundled schema, read on its own (no registry: the fast path only follows local refs)."""
+    import yaml
+
+    from reference_impl.spec_files import schema_path
+
+    with open(schema_path(name), encoding="utf-8") as stream:
+        return yaml.load(stream, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+@functools.cache
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _same(a: Any, b: Any) -> bool:
+    # Containers could hide True == 1 inside; jsonschema tells those apart, so leave them to it.
+    return type(a) is type(b) and not isinstance(a, (list, dict)) and a == b
+
+
+def _conforms(instance: str, fmt: str) -> bool:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator.FORMAT_CHECKER.conforms(instance, fmt)
+
+
+def _resolve(ref: str, root: dict[str, Any]) -> Any:
+    if not ref.startswith("#/"):
+        return None
+    node: Any = root
+    for token in ref[2:].split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or token not in node:
+            return None
+        node = node[token]
+    return node
+
+
+def _object(schema: dict[str, Any], instance: dict[str, Any], root: dict[str, Any]) -> bool:
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    extra = schema.get("additionalProperties", True)
+    if any(key not in instance for key in schema.get("required", ())):
+        return False
+    names = schema.get("propertyNames")
+    for key, value in instance.items():
+        if names is not None and not _valid(names, key, root):
+            return False
+        matched = False
+        if key in properties:
+            matched = True
+            if not _valid(properties[key], value, root):
+                return False
+        for pattern, subschema in patterns.items():
+            if _regex(pattern).search(key):
+                matched = True
+                if not _valid(subschema, value, root):
+                    return False
+        if not matched and not _valid(extra, value, root):
+            return False
+    return True
+
+
+def _string(schema: dict[str, Any], instance: str) -> bool:
+    if len(instance) < schema.get("minLength", 0) or len(instance) > schema.get("maxLength", len(instance)):
+        return False
+    if "pattern" in schema and not _regex(schema["pattern"]).search(instance):
+        return False
+    return "format" not in schema or _conforms(instance, schema["format"])
+
+
+def _array(schema: dict[str, Any], instance: list[Any], root: dict[str, Any]) -> bool:
+    if schema.get("uniqueItems") is True:
+        if not all(isinstance(item, str) for item in instance) or len(set(instance)) != len(instance):
+            return False
+    items = schema.get("items", True)
+    return all(_valid(items, item, root) for item in instance)
+
+
+_HANDLED = _ANNOTATIONS | {"type", "enum", "const", "$ref", "properties", "patternProperties", "additionalProperties",
+                           "required", "propertyNames", "minLength", "maxLength", "pattern", "format", "items",
+                           "uniqueItems"}
+
+
+def _valid(schema: Any, instance: Any, root: dict[str, Any]) -> bool:
+    """True only if ``instance`` certainly satisfies ``schema`` (a subschema of ``root``)."""
+    if schema is True:
+        return True
+    if not isinstance(schema, dict) or not _HANDLED.issuperset(schema):
+        return False
+    kind = schema.get("type")
+    if kind is not None:
+        kinds = kind if isinstance(kind, list) else [kind]
+        if not any(k in _TYPES and _TYPES[k](instance) for k in kinds):
+            return False
+    if "enum" in schema and not any(_same(option, instance) for option in schema["enum"]):
+        return False
+    if "const" in schema and not _same(schema["const"], instance):
+        return False
+    if "$ref" in schema and not _valid(_resolve(schema["$ref"], root), instance, root):
+        return False
+    if isinstance(instance, dict):
+        return _object(schema, instance, root)
+    if isinstance(instance, str):
+        return _string(schema, instance)
+    if isinstance(instance, list):
+        return _array(schema, instance, root)
+    return True
+
+
+def certainly_valid(name: str, instance: Any) -> bool:
+    """Whether ``instance`` is certainly valid against the bundled schema ``name``; False means "ask jsonschema"."""
+    root = _schema(name)
+    return _valid(root, instance, root)

@@ -1,0 +1,81 @@
+"""The schema fast path may only say "valid" when jsonschema agrees; it must say so for ordinary valid documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance._yaml import load_documents
+from conformance.lint.fastschema import certainly_valid
+from conformance.schemas import validator
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+KINDS = ("plugin-manifest", "host-config")
+MANIFEST = {
+    "name": "Weather", "module_name": "weather", "version": "1.0.0", "description": "Forecasts.",
+    "url": "https://example.org/weather", "dependencies": ["geo"], "hooks": ["before_tool_call"],
+    "methods": [{"name": "get", "kind": "tool", "description": "d", "parameters": {"type": "object"}}],
+    "config": {"defaults": {"units": "metric"}}, "allow_sleep": True, "sleep_brief": "Weather forecasts.",
+    "x-vendor": {"anything": [1, 2]},
+}
+HOST = {"kind": "host-config", "enabled": ["weather"], "disabled": [], "strategies": {"weather": "allow_sleep"},
+        "scheduler_enabled": False, "config": {"weather": {"units": "imperial"}}}
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["", "weather", "1.0.0", "tool", "auto", "x", "not a uri", "a" * 70, "before_tool_call"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["name", "kind", "description", "x-a", "other", "type"]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _agrees(kind: str, instance: object) -> None:
+    if certainly_valid(kind, instance):
+        assert validator(kind).is_valid(instance), instance
+
+
+def _corpus_documents() -> list[object]:
+    values = []
+    for path in sorted(CORPUS.iterdir()):
+        docs, _ = load_documents(path)
+        values.extend(doc.value for doc in docs)
+    return values
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fast_path_never_calls_an_invalid_corpus_document_valid(kind):
+    for value in _corpus_documents():
+        _agrees(kind, value)
+
+
+def test_fast_path_accepts_the_ordinary_valid_documents():
+    assert certainly_valid("plugin-manifest", MANIFEST) and certainly_valid("host-config", HOST)
+    assert validator("plugin-manifest").is_valid(MANIFEST) and validator("host-config").is_valid(HOST)
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("version", "1.10"), ("version", 1.1), ("allow_sleep", "yes"), ("allow_sleep", 1), ("module_name", "3rd"),
+    ("module_name", "x" * 65), ("dependencies", ["a", "a"]), ("dependencies", [True, 1]), ("hooks", ["Bad"]),
+    ("methods", [{"name": "get", "kind": "function", "description": "d"}]), ("methods", [{"name": "get"}]),
+    ("sleep_brief", "b" * 2001), ("name", ""), ("colour", "blue"), ("config", {"defaults": []}),
+    ("config", {"extra": {}}), ("kind", "host-config"), ("injects_prompt", 0),
+])
+def test_fast_path_rejects_each_kind_of_manifest_mistake(field, value):
+    document = {**MANIFEST, field: value}
+    assert not certainly_valid("plugin-manifest", document)
+    assert not validator("plugin-manifest").is_valid(document)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(field=st.sampled_from(sorted(MANIFEST) + ["kind", "builtin", "support_adapter", "other"]), value=JSON)
+def test_fast_path_agrees_with_jsonschema_on_any_value_in_any_manifest_field(field, value):
+    _agrees("plugin-manifest", {**MANIFEST, field: value})
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(field=st.sampled_from(sorted(HOST) + ["other"]), value=JSON)
+def test_fast_path_agrees_with_jsonschema_on_any_value_in_any_host_config_field(field, value):
+    _agrees("host-config", {**HOST, field: value})

@@ -1,0 +1,93 @@
+"""Each document rule: fires on a bad document, not on a good one, and every way of suppressing it works."""
+
+from __future__ import annotations
+
+import pytest
+
+from validate_helpers import BRIEF, found, manifest, write
+
+# code, lines that trigger it (appended to a valid manifest), lines that do not, reported line
+CASES = [
+    ("schema", "colour: blue\n", "x-colour: blue\n", 5),
+    ("allow-sleep-without-brief", "allow_sleep: true\nsleep_brief: '   '\n", f"allow_sleep: true\nsleep_brief: {BRIEF}\n", 6),
+    ("brief-too-short", "allow_sleep: true\nsleep_brief: Weather.\n", f"allow_sleep: true\nsleep_brief: {BRIEF}\n", 6),
+    ("brief-too-long", f"allow_sleep: true\nsleep_brief: {'Weather. ' * 60}\n", f"sleep_brief: {BRIEF}\n", 6),
+    ("brief-repeats-description", "sleep_brief: looks up the WEATHER forecast, for a city\n",
+     f"sleep_brief: {BRIEF}\n", 5),
+    ("protected-brief", f"allow_sleep: false\nsleep_brief: {BRIEF}\n", "allow_sleep: false\n", 6),
+    ("duplicate-method-name",
+     "methods:\n  - {name: get, kind: tool, description: a}\n  - {name: get, kind: agent, description: b}\n",
+     "methods:\n  - {name: get, kind: tool, description: a}\n  - {name: put, kind: agent, description: b}\n", 7),
+    ("ambiguous-yaml-value", "x-beta: on\n", "x-beta: 'on'\n", 5),
+]
+
+
+def _on_line(text: str, line: int, comment: str) -> str:
+    lines = text.splitlines()
+    lines[line - 1] += f"  # {comment}"
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(("code", "bad", "good", "line"), CASES, ids=[c[0] for c in CASES])
+def test_rule_reports_the_bad_document_at_its_line(tmp_path, code, bad, good, line):
+    assert found([write(tmp_path, "m.yaml", manifest(extra=bad))]) == [(code, "m.yaml", line)]
+
+
+@pytest.mark.parametrize(("code", "bad", "good", "line"), CASES, ids=[c[0] for c in CASES])
+def test_rule_is_silent_on_the_good_document(tmp_path, code, bad, good, line):
+    assert found([write(tmp_path, "m.yaml", manifest(extra=good))]) == []
+
+
+@pytest.mark.parametrize(("code", "bad", "good", "line"), CASES, ids=[c[0] for c in CASES])
+def test_inline_comment_on_the_reported_line_suppresses_the_rule(tmp_path, code, bad, good, line):
+    text = _on_line(manifest(extra=bad), line, f"pas: disable={code}")
+    assert found([write(tmp_path, "m.yaml", text)]) == []
+
+
+@pytest.mark.parametrize(("code", "bad", "good", "line"), CASES, ids=[c[0] for c in CASES])
+def test_disable_file_comment_anywhere_suppresses_the_rule(tmp_path, code, bad, good, line):
+    text = f"# pas: disable-file=brief-too-long, {code}\n" + manifest(extra=bad)
+    assert found([write(tmp_path, "m.yaml", text)]) == []
+
+
+@pytest.mark.parametrize(("code", "bad", "good", "line"), CASES, ids=[c[0] for c in CASES])
+def test_config_disable_suppresses_the_rule(tmp_path, code, bad, good, line):
+    assert found([write(tmp_path, "m.yaml", manifest(extra=bad))], disable=(code,)) == []
+
+
+def test_a_comment_for_another_code_or_another_line_does_not_suppress(tmp_path):
+    text = manifest(extra="allow_sleep: true  # pas: disable=brief-too-short\nsleep_brief: Weather.  # pas: disable=schema\n")
+    assert found([write(tmp_path, "m.yaml", text)]) == [("brief-too-short", "m.yaml", 6)]
+
+
+def test_brief_bounds_are_configurable(tmp_path):
+    path = write(tmp_path, "m.yaml", manifest(extra=f"sleep_brief: {BRIEF}\n"))
+    assert found([path], brief_min_length=100) == [("brief-too-short", "m.yaml", 5)]
+    assert found([path], brief_max_length=30) == [("brief-too-long", "m.yaml", 5)]
+
+
+def test_wide_cjk_characters_count_two_columns_towards_the_brief_length(tmp_path):
+    nine, ten = "管理用户笔记和备忘", "管理用户笔记和备忘录"
+    assert found([write(tmp_path, "a.yaml", manifest(extra=f"sleep_brief: {nine}\n"))]) == [("brief-too-short", "a.yaml", 5)]
+    assert found([write(tmp_path, "b.yaml", manifest(extra=f"sleep_brief: {ten}\n"))]) == []
+
+
+def test_allow_sleep_without_any_brief_key_points_at_allow_sleep(tmp_path):
+    assert found([write(tmp_path, "m.yaml", manifest(extra="allow_sleep: true\n"))]) == [
+        ("allow-sleep-without-brief", "m.yaml", 5)]
+
+
+def test_unquoted_version_that_loses_digits_is_a_schema_error_and_an_ambiguity(tmp_path):
+    text = manifest().replace("version: 1.0.0", "version: 1.10")
+    assert found([write(tmp_path, "m.yaml", text)]) == [("schema", "m.yaml", 3), ("ambiguous-yaml-value", "m.yaml", 3)]
+
+
+def test_schema_problems_come_before_rule_problems_of_the_same_document(tmp_path):
+    text = manifest(extra="allow_sleep: true\nsleep_brief: Hi.\nzzz: 1\n")
+    assert [code for code, _, _ in found([write(tmp_path, "m.yaml", text)])] == ["schema", "brief-too-short"]
+
+
+def test_rules_tolerate_wrongly_typed_fields_and_leave_them_to_the_schema(tmp_path):
+    text = manifest(extra="allow_sleep: true\nsleep_brief: [a, b]\nmethods: {get: 1}\ndependencies: 7\n")
+    codes = {code for code, _, _ in found([write(tmp_path, "m.yaml", text)])}
+    assert codes == {"schema", "allow-sleep-without-brief"}
