@@ -14,8 +14,10 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:  # keep ``import conformance.report.<other>`` light
     from conformance.results import RunResult
 
-FORMATS = ("text", "json", "junit", "markdown")
-_MODULES = {"text": "text", "json": "jsonl", "junit": "junit", "markdown": "markdown"}
+FORMATS = ("text", "json", "junit", "markdown", "badge", "badge-svg")
+_MODULES = {
+    "text": "text", "json": "jsonl", "junit": "junit", "markdown": "markdown", "badge": "badge", "badge-svg": "badge_svg",
+}
 
 
 def render(run: RunResult, fmt: str, *, color: bool = False) -> str:
