@@ -16,7 +16,7 @@ from conformance.problems import Problem
 from conformance.results import Requirement
 from conformance.scenario import Scenario
 
-DEFAULT_PROFILES = ("activation", "text")
+DEFAULT_PROFILES = ("activation", "text", "host")
 
 
 @functools.cache

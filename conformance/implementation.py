@@ -1,7 +1,8 @@
 """What an implementation under test provides, and how its failures are reported.
 
-A Python implementation is any object satisfying :class:`Scheduler`; ``--impl
-python:package.module:factory`` calls ``factory()`` to get one. Implementations in other
+A Python implementation is any object satisfying :class:`Scheduler` (or, for a host that
+implements only the host profile, :class:`Host`); ``--impl python:package.module:factory``
+calls ``factory()`` to get one. Implementations in other
 languages speak the stdio protocol instead (``conformance.adapters.stdio``). The runner
 only ever talks to an :class:`Adapter`, which turns both into JSON observations.
 """
@@ -13,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from reference_impl.errors import PasError
 from reference_impl.events import Event, Observation
+from reference_impl.host import HostCommand, HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 
@@ -22,6 +24,8 @@ class Scheduler(Protocol):
 
     ``start`` installs plugins under a host config and forgets all earlier state;
     ``apply`` applies one event and returns the observation (see reference_impl.events).
+    An implementation claiming the ``host`` profile also receives host commands
+    (reference_impl.host) through ``apply``, answering each with a HostObservation.
     ``reference_impl.engine.Engine`` is the reference example.
     """
 
@@ -34,8 +38,27 @@ class Scheduler(Protocol):
         """Install ``manifests`` under ``host`` with empty state."""
         ...
 
-    def apply(self, event: Event) -> Observation:
-        """Apply one event; return what was observed."""
+    def apply(self, event: Event | HostCommand) -> Observation | HostObservation:
+        """Apply one event (or host command); return what was observed."""
+        ...
+
+
+@runtime_checkable
+class Host(Protocol):
+    """The in-process interface of a host that implements only the ``host`` profile.
+
+    ``apply`` applies one host command (reference_impl.host: ``Load`` begins a scenario and
+    forgets all earlier state) and returns the HostObservation (or its JSON). No ``start``:
+    host scenarios begin with a load. ``reference_impl.host.HostEngine`` is the reference.
+    """
+
+    @property
+    def info(self) -> ImplementationInfo:
+        """Name, version, language and claimed profiles (``host``)."""
+        ...
+
+    def apply(self, command: HostCommand) -> HostObservation:
+        """Apply one host command; return what was observed."""
         ...
 
 
@@ -59,11 +82,14 @@ class Adapter(Protocol):
         ...
 
     def start(self, manifests: Sequence[Manifest], host: HostConfig) -> None:
-        """Begin a scenario; raises ImplementationFailed."""
+        """Begin an activation scenario (host scenarios begin with a Load instead); raises ImplementationFailed."""
         ...
 
-    def send(self, event: Event) -> dict[str, Any]:
-        """Apply one event and return the observation's JSON; raises ImplementationFailed."""
+    def send(self, event: Event | HostCommand) -> dict[str, Any]:
+        """Apply one event (or host command) and return the observation's JSON; raises ImplementationFailed.
+
+        A host command needs no ``start`` first: host scenarios begin with a ``Load``.
+        """
         ...
 
     def reset(self) -> None:

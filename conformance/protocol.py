@@ -5,6 +5,9 @@ command's response ``{"id": n, "ok": true, "result": {...}}`` or an :class:`Erro
 ``{"id": n, "ok": false, "error": {"message": ..., "code": ...}}``. The schema of each
 message is ``spec/schemas/protocol/<cmd>-request`` / ``<cmd>-response`` (see ``schema``
 on every class); docs/protocol.md is the prose specification.
+
+The host profile's commands (``host-load`` ... ``host-stop``) carry a host command of
+``reference_impl.host`` and are answered with its :class:`~reference_impl.host.HostObservation`.
 """
 
 from __future__ import annotations
@@ -31,6 +34,25 @@ from reference_impl.events import (
     StartRun,
     event_from_json,
     observation_from_json,
+)
+from reference_impl.host import COMMAND_TYPES as HOST_COMMAND_TYPES
+from reference_impl.host import (
+    EventKind,
+    HostCommand,
+    HostObservation,
+    LifecycleEvent,
+    command_from_json,
+    command_to_json,
+)
+from reference_impl.host_config import (
+    HostProblem,
+    Layer,
+    MergedConfig,
+    Origin,
+    ProblemSeverity,
+    Provenance,
+    SourceKind,
+    freeze,
 )
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
@@ -217,15 +239,104 @@ EVENT_REQUESTS: Final[Mapping[str, type]] = {
     t.cmd: t for t in (RunRequest, ActivateRequest, ExtendRequest, SetStrategyRequest, EnableRequest,
                        DisableRequest, SetSchedulerRequest, RestartRequest)
 }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _HostRequest:
+    """A host command as a request: the command's JSON (reference_impl.host) plus the request id."""
+
+    cmd: ClassVar[str] = ""
+    schema: ClassVar[str] = ""
+    id: int
+    command: HostCommand
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form: ``{"id": ..., **command_to_json(command)}``."""
+        return {"id": self.id, **command_to_json(self.command)}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Any:
+        """Read the wire form; raises MalformedDocument on a wrong shape."""
+        request_id = _request_id(doc, cls.cmd)
+        try:
+            return cls(id=request_id, command=command_from_json({k: v for k, v in doc.items() if k != "id"}))
+        except (TypeError, ValueError, AttributeError) as error:  # MalformedDocument is a ValueError
+            if isinstance(error, MalformedDocument):
+                raise
+            raise MalformedDocument(field="", reason=f"is not a valid {cls.cmd!r} request: {error}") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostLoadRequest(_HostRequest):
+    """``host-load``: forget every host state, install plugins, register and validate them."""
+    cmd: ClassVar[str] = "host-load"
+    schema: ClassVar[str] = "protocol/host-load-request"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostStartRequest(_HostRequest):
+    """``host-start``: set up, then start, the valid plugins in dependency order."""
+    cmd: ClassVar[str] = "host-start"
+    schema: ClassVar[str] = "protocol/host-start-request"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostDispatchRequest(_HostRequest):
+    """``host-dispatch``: call a hook's subscribers in load order."""
+    cmd: ClassVar[str] = "host-dispatch"
+    schema: ClassVar[str] = "protocol/host-dispatch-request"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostOpenConversationRequest(_HostRequest):
+    """``host-open-conversation``: a conversation starts and keeps the current plugin instances."""
+    cmd: ClassVar[str] = "host-open-conversation"
+    schema: ClassVar[str] = "protocol/host-open-conversation-request"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostReloadRequest(_HostRequest):
+    """``host-reload``: new conversations get a new instance of one plugin."""
+    cmd: ClassVar[str] = "host-reload"
+    schema: ClassVar[str] = "protocol/host-reload-request"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostReadConfigRequest(_HostRequest):
+    """``host-read-config``: the configuration snapshot one plugin receives."""
+    cmd: ClassVar[str] = "host-read-config"
+    schema: ClassVar[str] = "protocol/host-read-config-request"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostStopRequest(_HostRequest):
+    """``host-stop``: stop, then tear down, in reverse order."""
+    cmd: ClassVar[str] = "host-stop"
+    schema: ClassVar[str] = "protocol/host-stop-request"
+
+
+HOST_REQUESTS: Final[Mapping[str, type]] = {
+    t.cmd: t for t in (HostLoadRequest, HostStartRequest, HostDispatchRequest, HostOpenConversationRequest,
+                       HostReloadRequest, HostReadConfigRequest, HostStopRequest)
+}
+HOST_REQUEST_TYPES: Final = tuple(HOST_REQUESTS.values())
 REQUESTS: Final[Mapping[str, type]] = {
-    HelloRequest.cmd: HelloRequest, StartRequest.cmd: StartRequest, **EVENT_REQUESTS, ByeRequest.cmd: ByeRequest,
+    HelloRequest.cmd: HelloRequest, StartRequest.cmd: StartRequest, **EVENT_REQUESTS, **HOST_REQUESTS,
+    ByeRequest.cmd: ByeRequest,
 }
 COMMANDS: Final = tuple(REQUESTS)
-Request = HelloRequest | StartRequest | _EventRequest | ByeRequest
+Request = HelloRequest | StartRequest | _EventRequest | _HostRequest | ByeRequest
 
 
-def request_for(request_id: int, event: Event) -> _EventRequest:
-    """The request that carries ``event``; raises TypeError for an object that is not an event."""
+def is_host_command(value: Any) -> bool:
+    """Whether ``value`` is a host command (reference_impl.host), as opposed to an activation event."""
+    return isinstance(value, tuple(HOST_COMMAND_TYPES.values()))
+
+
+def request_for(request_id: int, event: Event | HostCommand) -> _EventRequest | _HostRequest:
+    """The request that carries ``event`` (or a host command); raises TypeError for anything else."""
+    if is_host_command(event):
+        return HOST_REQUESTS[event.cmd](id=request_id, command=event)
     request_type = EVENT_REQUESTS.get(getattr(event, "cmd", None))
     if request_type is None:
         raise TypeError(f"not a PAS event: {event!r}")
@@ -406,14 +517,130 @@ class ErrorResponse:
         return cls(id=request_id, message=_get(error, "message", str), code=error.get("code", ""))
 
 
+def _origin(doc: Any, layer: Layer | None = None) -> Origin | None:
+    """An origin from its JSON (None when absent); for a provenance without one, the layer's own kind."""
+    if isinstance(doc, Mapping):
+        return Origin(kind=SourceKind(doc["kind"]), name=doc.get("name", ""), pointer=doc.get("pointer", ""))
+    if layer is None:
+        return None
+    kinds = {Layer.DEFAULTS: SourceKind.MANIFEST, Layer.FILE: SourceKind.HOST_CONFIG,
+             Layer.ENVIRONMENT: SourceKind.ENVIRONMENT, Layer.COMMAND_LINE: SourceKind.COMMAND_LINE}
+    return Origin(kind=kinds[layer])
+
+
+def _lifecycle_event(doc: Mapping[str, Any]) -> LifecycleEvent:
+    instances = doc.get("instances")
+    return LifecycleEvent(kind=EventKind(doc["event"]), module_name=doc.get("module_name", ""),
+                          hook=doc.get("hook", ""), conversation=doc.get("conversation", ""),
+                          generation=doc.get("generation"), cause=doc.get("cause", ""), reason=doc.get("reason", ""),
+                          instances=None if instances is None else dict(instances))
+
+
+def _host_problem(doc: Mapping[str, Any]) -> HostProblem:
+    return HostProblem(code=doc["code"], message=doc["message"], severity=ProblemSeverity(doc["severity"]),
+                       plugins=tuple(doc["plugins"]), origin=_origin(doc.get("origin")))
+
+
+def _provenance(doc: Mapping[str, Any]) -> Provenance:
+    layer = Layer(doc["layer"])
+    return Provenance(layer=layer, origin=_origin(doc.get("origin"), layer))
+
+
+def host_observation_from_json(doc: Mapping[str, Any]) -> HostObservation:
+    """The host observation in ``doc`` (the result of a host command); raises MalformedDocument on a wrong shape."""
+    try:
+        config = None
+        if "config" in doc:
+            provenance = {pointer: _provenance(p) for pointer, p in doc.get("provenance", {}).items()}
+            config = MergedConfig(value=freeze(dict(doc["config"])), provenance=provenance)
+        orders = {key: tuple(doc[key]) for key in ("load_order", "setup_order") if key in doc}
+        return HostObservation(events=tuple(_lifecycle_event(e) for e in doc["events"]),
+                               problems=tuple(_host_problem(p) for p in doc["problems"]), config=config, **orders)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise MalformedDocument(field="result", reason=f"is not a host observation: {error!r}") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _HostResponse:
+    """The answer to a host command: the host observation's JSON is the result."""
+
+    cmd: ClassVar[str] = ""
+    schema: ClassVar[str] = ""
+    id: int
+    observation: HostObservation
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form."""
+        return {"id": self.id, "ok": True, "result": self.observation.to_json()}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Any:
+        """Read the wire form; raises MalformedDocument on a wrong shape."""
+        return cls(id=_request_id(doc), observation=host_observation_from_json(_get(doc, "result", dict)))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostLoadResponse(_HostResponse):
+    """The answer to ``host-load``: registered/invalid/skipped events, problems, load and setup orders."""
+    cmd: ClassVar[str] = "host-load"
+    schema: ClassVar[str] = "protocol/host-load-response"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostStartResponse(_HostResponse):
+    """The answer to ``host-start``: set_up/setup_failed/skipped then started events."""
+    cmd: ClassVar[str] = "host-start"
+    schema: ClassVar[str] = "protocol/host-start-response"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostDispatchResponse(_HostResponse):
+    """The answer to ``host-dispatch``: one hook_called/hook_failed event per subscriber."""
+    cmd: ClassVar[str] = "host-dispatch"
+    schema: ClassVar[str] = "protocol/host-dispatch-response"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostOpenConversationResponse(_HostResponse):
+    """The answer to ``host-open-conversation``: a conversation_opened event."""
+    cmd: ClassVar[str] = "host-open-conversation"
+    schema: ClassVar[str] = "protocol/host-open-conversation-response"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostReloadResponse(_HostResponse):
+    """The answer to ``host-reload``: a reloaded or reload_refused event."""
+    cmd: ClassVar[str] = "host-reload"
+    schema: ClassVar[str] = "protocol/host-reload-response"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostReadConfigResponse(_HostResponse):
+    """The answer to ``host-read-config``: the plugin's config snapshot (and provenance), or a problem."""
+    cmd: ClassVar[str] = "host-read-config"
+    schema: ClassVar[str] = "protocol/host-read-config-response"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostStopResponse(_HostResponse):
+    """The answer to ``host-stop``: stopped then torn_down events."""
+    cmd: ClassVar[str] = "host-stop"
+    schema: ClassVar[str] = "protocol/host-stop-response"
+
+
+HOST_RESPONSES: Final[Mapping[str, type]] = {
+    t.cmd: t for t in (HostLoadResponse, HostStartResponse, HostDispatchResponse, HostOpenConversationResponse,
+                       HostReloadResponse, HostReadConfigResponse, HostStopResponse)
+}
 RESPONSES: Final[Mapping[str, type]] = {
-    t.cmd: t for t in (HelloResponse, StartResponse, RunResponse, ActivateResponse, ExtendResponse,
-                       SetStrategyResponse, EnableResponse, DisableResponse, SetSchedulerResponse,
-                       RestartResponse, ByeResponse)
+    **{t.cmd: t for t in (HelloResponse, StartResponse, RunResponse, ActivateResponse, ExtendResponse,
+                          SetStrategyResponse, EnableResponse, DisableResponse, SetSchedulerResponse,
+                          RestartResponse)},
+    **HOST_RESPONSES, ByeResponse.cmd: ByeResponse,
 }
 
 
-Response = HelloResponse | _EmptyResponse | _ObservationResponse | ErrorResponse
+Response = HelloResponse | _EmptyResponse | _ObservationResponse | _HostResponse | ErrorResponse
 
 
 def response_schema(cmd: str, doc: Mapping[str, Any]) -> str:

@@ -114,7 +114,7 @@ def _base(scenario: Scenario, outcome: Outcome, **fields: Any) -> ScenarioResult
 
 
 def _failure(scenario: Scenario, step: Step, observed: Any, mismatches: Sequence[Any]) -> StepFailure:
-    return StepFailure(index=step.index, action=step.action, note=step.note, event=step.event.to_json(),
+    return StepFailure(index=step.index, action=step.action, note=step.note, event=step.event_json(),
                        mismatches=tuple(mismatches), breaks=step.covers or scenario.covers,
                        observed=observed, source=step.source)
 
@@ -152,7 +152,8 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
     started = time.perf_counter()
     step: Step | None = None
     try:
-        adapter.start(scenario.plugins, scenario.host)
+        if not scenario.is_host:  # a host scenario begins with host_load, which resets the host
+            adapter.start(scenario.plugins, scenario.host)
         for step in scenario.steps:
             observed = adapter.send(step.event)
             mismatches = _check(step, observed, text)
@@ -166,7 +167,7 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
         else:
             reason, detail = f"the adapter raised {type(error).__name__}", str(error)
         where = ErrorDetail(reason=reason, detail=detail, step=step.index if step else None,
-                            event=step.event.to_json() if step else None)
+                            event=step.event_json() if step else None)
         return _base(scenario, Outcome.ERRORED, error=where, duration=time.perf_counter() - started)
     return _base(scenario, Outcome.PASSED, duration=time.perf_counter() - started)
 

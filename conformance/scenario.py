@@ -2,13 +2,17 @@
 
 A scenario file is checked against spec/schemas/scenario.schema.yaml first; every problem
 (schema, unknown fixture, bad manifest) is returned with file, line and JSON pointer.
+
+Host scenarios (profile ``host``) are made of host steps only (``host_load`` first); each
+step's event is then a host command of ``reference_impl.host`` and its expectations a
+:class:`HostExpectation`.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +31,27 @@ from reference_impl.events import (
     SetStrategy,
     StartRun,
 )
+from reference_impl.host import (
+    Behaviour,
+    Dispatch,
+    HostCommand,
+    Load,
+    OpenConversation,
+    ReadConfig,
+    Reload,
+    Start,
+    Stop,
+    command_to_json,
+)
 from reference_impl.model import HostConfig, Manifest
 
 DEFAULT_CONVERSATION = "main"
 SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
 FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
 ACTIONS = ("run", "activate", "extend", "set_strategy", "enable", "disable", "set_scheduler", "restart")
+HOST_ACTIONS = ("host_load", "host_start", "host_dispatch", "host_open_conversation", "host_reload",
+                "host_read_config", "host_stop")
+HOST_EXPECTATION_KEYS = ("events", "problems", "load_order", "setup_order", "config", "provenance")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,16 +64,35 @@ class TextExpectation:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class HostExpectation:
+    """What a host step must produce; None leaves a part unchecked.
+
+    ``events``: the exact event list, each expected event compared on the keys it gives;
+    ``problems``: compared as a multiset on code, severity and plugins (those given);
+    ``load_order``, ``setup_order``, ``config``: exactly; ``provenance``: pointer -> layer,
+    checked only when the host returns provenance (HOST-CFG-6 is a SHOULD).
+    """
+
+    events: tuple[Mapping[str, Any], ...] | None = None
+    problems: tuple[Mapping[str, Any], ...] | None = None
+    load_order: tuple[str, ...] | None = None
+    setup_order: tuple[str, ...] | None = None
+    config: Mapping[str, Any] | None = None
+    provenance: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Step:
-    """One event with what it must produce."""
+    """One event (or host command) with what it must produce."""
 
     index: int
     action: str
-    event: Event
+    event: Event | HostCommand
     expect: Mapping[str, Any] = field(default_factory=dict)
     shown: tuple[str, ...] | None = None
     order: tuple[str, ...] | None = None
     text: TextExpectation | None = None
+    host: HostExpectation | None = None
     covers: tuple[str, ...] = ()
     note: str = ""
     source: SourceLocation | None = None
@@ -63,6 +101,15 @@ class Step:
     def pointer(self) -> str:
         """JSON pointer of this step in its scenario file."""
         return f"/steps/{self.index}"
+
+    @property
+    def is_host(self) -> bool:
+        """Whether the step sends a host command (profile ``host``)."""
+        return self.action in HOST_ACTIONS
+
+    def event_json(self) -> dict[str, Any]:
+        """The wire form of the step's event or host command (``{"cmd": ...}``)."""
+        return command_to_json(self.event) if self.is_host else self.event.to_json()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,7 +124,15 @@ class Scenario:
     description: str = ""
     plugins: tuple[Manifest, ...] = ()
     host: HostConfig = field(default_factory=HostConfig)
+    environment: Mapping[str, str] = field(default_factory=dict)
+    overrides: tuple[str, ...] = ()
+    behaviour: Behaviour = field(default_factory=Behaviour)
     path: str = ""
+
+    @property
+    def is_host(self) -> bool:
+        """Whether this is a host scenario (its steps are host commands, the first a load)."""
+        return any(step.is_host for step in self.steps)
 
     @property
     def requirements(self) -> tuple[str, ...]:
@@ -108,13 +163,56 @@ def _event(action: str, value: Any, adapters: Mapping[str, str]) -> Event:
     return Restart()
 
 
-def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, adapters: Mapping[str, str]) -> Step:
-    action = next(key for key in ACTIONS if key in raw)
+def _host_load(value: Mapping[str, Any] | None, load: Load) -> Load:
+    """The scenario's load, with the inputs a ``host_load: {...}`` mapping replaces."""
+    value = value or {}
+    changes: dict[str, Any] = {}
+    if "environment" in value:
+        changes["environment"] = dict(value["environment"])
+    if "overrides" in value:
+        changes["overrides"] = tuple(value["overrides"])
+    if "behaviour" in value:
+        changes["behaviour"] = Behaviour.from_json(value["behaviour"])
+    return replace(load, **changes)
+
+
+def _host_command(action: str, value: Any, load: Load) -> HostCommand:
+    if action == "host_load":
+        return _host_load(value, load)
+    if action == "host_dispatch":
+        if isinstance(value, str):
+            return Dispatch(hook=value)
+        return Dispatch(hook=value["hook"], conversation=value.get("conversation", ""),
+                        payload=value.get("payload", {}))
+    if action == "host_open_conversation":
+        return OpenConversation(conversation=value)
+    if action == "host_reload":
+        return Reload(module_name=value)
+    if action == "host_read_config":
+        return ReadConfig(module_name=value)
+    return Start() if action == "host_start" else Stop()
+
+
+def _host_expectation(raw: Mapping[str, Any]) -> HostExpectation | None:
+    if not any(key in raw for key in HOST_EXPECTATION_KEYS):
+        return None
+    listed = {key: tuple(raw[key]) for key in ("events", "problems", "load_order", "setup_order") if key in raw}
+    return HostExpectation(**listed, config=raw.get("config"), provenance=raw.get("provenance"))
+
+
+def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, adapters: Mapping[str, str],
+          load: Load | None = None) -> Step:
+    action = next(key for key in (*ACTIONS, *HOST_ACTIONS) if key in raw)
     text = raw.get("text")
+    if action in HOST_ACTIONS:
+        event: Event | HostCommand = _host_command(action, raw[action], load or Load())
+    else:
+        event = _event(action, raw[action], adapters)
     return Step(
         index=index,
         action=action,
-        event=_event(action, raw[action], adapters),
+        event=event,
+        host=_host_expectation(raw),
         expect=raw.get("expect", {}),
         shown=tuple(raw["shown"]) if "shown" in raw else None,
         order=tuple(raw["order"]) if "order" in raw else None,
@@ -185,7 +283,13 @@ def parse_scenario(
     if problems:
         return None, problems
     raw = doc.value
+    problems = check_host_steps(doc)
+    if problems:
+        return None, problems
     adapters = {c: spec["adapter"] for c, spec in raw.get("conversations", {}).items() if "adapter" in spec}
+    host = _host(raw.get("host", {}), manifests)
+    load = Load(plugins=tuple(manifests), host=host, environment=dict(raw.get("environment", {})),
+                overrides=tuple(raw.get("overrides", ())), behaviour=Behaviour.from_json(raw.get("behaviour", {})))
     scenario = Scenario(
         id=raw["id"],
         title=raw["title"],
@@ -193,11 +297,44 @@ def parse_scenario(
         profiles=tuple(raw.get("profiles", ("activation",))),
         description=raw.get("description", ""),
         plugins=tuple(manifests),
-        host=_host(raw.get("host", {}), manifests),
-        steps=tuple(_step(i, step, doc, adapters) for i, step in enumerate(raw["steps"])),
+        host=host,
+        environment=load.environment,
+        overrides=load.overrides,
+        behaviour=load.behaviour,
+        steps=tuple(_step(i, step, doc, adapters, load) for i, step in enumerate(raw["steps"])),
         path=doc.path,
     )
     return scenario, []
+
+
+def _misplaced(doc: YamlDocument, index: int, code: str, message: str) -> Problem:
+    pointer = f"/steps/{index}"
+    return Problem(code=code, pointer=pointer, source=doc.where(pointer), message=message)
+
+
+def check_host_steps(doc: YamlDocument) -> list[Problem]:
+    """The rules the schema cannot say: host steps make a host scenario, alone and load first.
+
+    A scenario with a host step must claim the ``host`` profile, contain host steps only and
+    begin with ``host_load`` (which resets the host under test); host expectation keys
+    (``events``, ``problems`` ...) belong on host steps only.
+    """
+    steps = [s for s in doc.value.get("steps", ()) if isinstance(s, Mapping)]
+    hosted = [any(a in step for a in HOST_ACTIONS) for step in steps]
+    problems = [_misplaced(doc, i, "host-expectation-misplaced",
+                           "events, problems, load_order, setup_order, config and provenance check host steps only")
+                for i, step in enumerate(steps) if not hosted[i] and any(k in step for k in HOST_EXPECTATION_KEYS)]
+    if not any(hosted):
+        return problems
+    if "host" not in doc.value.get("profiles", ()):
+        problems.append(Problem(code="host-profile-missing", pointer="/profiles", source=doc.where("/profiles"),
+                                message="a scenario with host steps must list the host profile: profiles: [host]"))
+    problems += [_misplaced(doc, i, "host-steps-mixed", "a host scenario has host steps only; "
+                            "put activation steps in a scenario of their own") for i, h in enumerate(hosted) if not h]
+    if "host_load" not in steps[0]:
+        problems.append(_misplaced(doc, 0, "host-load-first",
+                                   "a host scenario begins with host_load, which resets the host under test"))
+    return problems
 
 
 def load_scenario(

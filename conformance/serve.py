@@ -1,4 +1,4 @@
-"""The reference scheduler as a stdio implementation of the PAS protocol (docs/protocol.md).
+"""The reference implementation as a stdio implementation of the PAS protocol (docs/protocol.md).
 
 This is the example to copy when writing an implementation in another language: read
 one JSON object per line from stdin, answer each with exactly one JSON line on stdout
@@ -23,7 +23,8 @@ class Session:
 
     def __init__(self, *, text: bool = True) -> None:
         self.engine = Engine(text=text)
-        profiles = Engine.info.profiles if text else tuple(p for p in Engine.info.profiles if p != "text")
+        # --no-text keeps its documented meaning: an implementation claiming only activation.
+        profiles = Engine.info.profiles if text else ("activation",)
         self.info = ImplementationInfo(name=Engine.info.name, version=Engine.info.version,
                                        language=Engine.info.language, profiles=profiles)
         self.greeted = False
@@ -58,6 +59,8 @@ class Session:
             return protocol.HelloResponse(id=request.id, info=self.info)
         if not self.greeted:
             raise _Refused("out-of-order", "send 'hello' first")
+        if isinstance(request, protocol.HOST_REQUEST_TYPES):  # host-load begins a host scenario: no start
+            return protocol.RESPONSES[request.cmd](id=request.id, observation=self.engine.apply(request.command))
         if isinstance(request, protocol.StartRequest):
             self.engine.start(request.plugins, request.host)
             self.started = True

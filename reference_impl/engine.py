@@ -1,4 +1,8 @@
-"""The reference scheduler as a stateful object: the shell the conformance adapters drive."""
+"""The reference implementation as a stateful object: the shell the conformance adapters drive.
+
+It claims all three profiles: activation events go to the scheduler, host commands
+(reference_impl.host) to a :class:`~reference_impl.host.HostEngine` it holds.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +12,22 @@ from dataclasses import replace
 from reference_impl import __version__
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import Activate, CallObservation, Event, Extend, Observation, RunObservation
+from reference_impl.host import COMMAND_TYPES, HostCommand, HostEngine, HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.render import render_reply, render_run
 from reference_impl.scheduler import SchedulerState, step
 from reference_impl.semantics import load_semantics
 
-PROFILES = ("activation", "text")
+PROFILES = ("activation", "text", "host")
+_HOST_COMMANDS = tuple(COMMAND_TYPES.values())
 
 
 class Engine:
     """Holds one scheduler state and applies events to it; renders text when asked.
 
-    ``start`` installs plugins and a host config and forgets any earlier state.
+    ``start`` installs plugins and a host config and forgets any earlier state (the host
+    profile's state too). Host commands are applied to a reference host; ``host-load``
+    forgets the earlier host state by itself.
     """
 
     info = ImplementationInfo(name="pas-reference", version=__version__, language="python", profiles=PROFILES)
@@ -29,14 +37,18 @@ class Engine:
         self._semantics = load_semantics()
         self._catalogue = Catalogue()
         self._state = SchedulerState()
+        self._host = HostEngine()
 
     def start(self, manifests: Iterable[Manifest], host: HostConfig) -> None:
         """Install ``manifests`` under ``host``, with no stored counters."""
         self._catalogue = Catalogue.of(manifests)
         self._state = SchedulerState(host=host)
+        self._host = HostEngine()
 
-    def apply(self, event: Event) -> Observation:
-        """Apply one event and return what was observed."""
+    def apply(self, event: Event | HostCommand) -> Observation | HostObservation:
+        """Apply one event (or host command) and return what was observed."""
+        if isinstance(event, _HOST_COMMANDS):
+            return self._host.apply(event)
         self._state, observation = step(self._catalogue, self._state, event, self._semantics)
         if not self._text:
             return observation

@@ -1,4 +1,5 @@
-"""The in-process adapter: drives a Python :class:`~conformance.implementation.Scheduler`.
+"""The in-process adapter: drives a Python :class:`~conformance.implementation.Scheduler`
+(or a host-only :class:`~conformance.implementation.Host`).
 
 Every call into the implementation is guarded: any exception it raises, and any answer
 that is not an observation, becomes :class:`ImplementationFailed`, which the runner
@@ -13,11 +14,12 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from conformance.implementation import ImplementationFailed, Scheduler
+from conformance.implementation import Host, ImplementationFailed, Scheduler
 from reference_impl.events import AdminObservation, CallObservation, Event, RunObservation
+from reference_impl.host import HostCommand, HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
-_OBSERVATIONS = (RunObservation, CallObservation, AdminObservation)
+_OBSERVATIONS = (RunObservation, CallObservation, AdminObservation, HostObservation)
 _MAX_REPR = 200
 
 
@@ -55,7 +57,7 @@ def observation_json(value: Any) -> dict[str, Any]:
                                        detail=f"{type(error).__name__}: {_short(error, str)}") from None
     raise ImplementationFailed(reason="apply() returned no observation",
                                detail=f"got {type(value).__name__} {_short(value)}; expected a RunObservation, "
-                                      "CallObservation, AdminObservation or a JSON object")
+                                      "CallObservation, AdminObservation, HostObservation or a JSON object")
 
 
 def _info(value: Any) -> ImplementationInfo:
@@ -71,9 +73,9 @@ def _info(value: Any) -> ImplementationInfo:
 
 
 class InProcessAdapter:
-    """Adapts a Scheduler made by ``factory`` to the runner's Adapter protocol.
+    """Adapts a Scheduler (or a host-only Host) made by ``factory`` to the runner's Adapter protocol.
 
-    ``reset`` throws the scheduler away; the next ``hello`` or ``start`` makes a new one.
+    ``reset`` throws the scheduler away; the next ``hello``, ``start`` or ``send`` makes a new one.
     """
 
     def __init__(self, factory: Callable[[], Any], *, name: str = "") -> None:
@@ -87,7 +89,7 @@ class InProcessAdapter:
                 scheduler = self._factory()
             except (Exception, SystemExit) as error:  # noqa: BLE001 - the implementation's crash is a result
                 raise _crash(f"{self._name}()", error) from None
-            if not isinstance(scheduler, Scheduler):
+            if not isinstance(scheduler, (Scheduler, Host)):
                 missing = [a for a in ("info", "start", "apply") if not hasattr(scheduler, a)]
                 raise ImplementationFailed(reason=f"{self._name}() did not return a Scheduler",
                                            detail=f"got {type(scheduler).__name__}, lacking {', '.join(missing)}")
@@ -106,13 +108,16 @@ class InProcessAdapter:
     def start(self, manifests: Sequence[Manifest], host: HostConfig) -> None:
         """Call the scheduler's ``start``; raises ImplementationFailed when it raises."""
         scheduler = self._get()
+        if not isinstance(scheduler, Scheduler):
+            raise ImplementationFailed(reason=f"{self._name}() made a host without start()",
+                                       detail="an implementation without start() can run host scenarios only")
         try:
             scheduler.start(tuple(manifests), host)
         except (Exception, SystemExit) as error:  # noqa: BLE001
             raise _crash("start()", error) from None
 
-    def send(self, event: Event) -> dict[str, Any]:
-        """Apply ``event`` and return the observation's JSON; raises ImplementationFailed."""
+    def send(self, event: Event | HostCommand) -> dict[str, Any]:
+        """Apply ``event`` (or a host command) and return the observation's JSON; raises ImplementationFailed."""
         scheduler = self._get()
         try:
             observation = scheduler.apply(event)

@@ -23,6 +23,7 @@ from typing import Any, cast
 from conformance import protocol
 from conformance.implementation import ImplementationFailed
 from reference_impl.events import Event
+from reference_impl.host import HostCommand
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.spec_files import spec_version
 
@@ -207,8 +208,15 @@ class StdioAdapter:
         self._call(protocol.StartRequest(id=self._upcoming_id(), plugins=tuple(manifests), host=host))
         self._started = True
 
-    def send(self, event: Event) -> dict[str, Any]:
-        """Apply one event and return the observation's JSON; raises ImplementationFailed."""
+    def send(self, event: Event | HostCommand) -> dict[str, Any]:
+        """Apply one event (or host command) and return the observation's JSON; raises ImplementationFailed.
+
+        A host command needs no ``start`` first (host scenarios begin with ``host-load``);
+        the implementation is started and greeted when needed.
+        """
+        if protocol.is_host_command(event):
+            self.hello()
+            return dict(self._call(protocol.request_for(self._upcoming_id(), event))["result"])
         if not self._started:
             raise ImplementationFailed(reason="no scenario started", detail="call start() first, again after a failure")
         return dict(self._call(protocol.request_for(self._upcoming_id(), event))["result"])

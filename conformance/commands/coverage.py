@@ -23,7 +23,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
     parser.add_argument("--profile", action="append", choices=("activation", "text", "host"), metavar="PROFILE",
-                        help="check the requirements of these profiles (repeatable; default: activation and text)")
+                        help="check the requirements of these profiles (repeatable; default: activation, text and host)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATH",
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")

@@ -16,7 +16,7 @@ CATEGORIES = {
     "nekro_docs": "NekroAgent's documented examples", "eligibility": "Sleep eligibility",
     "states": "States and what the model sees", "counting": "Counting runs", "calls": "activate and extend",
     "admin": "Admin changes", "scheduler": "The scheduler switch", "conversations": "Conversations",
-    "restart": "Restart", "order": "Ordering", "text": "Reference text",
+    "restart": "Restart", "order": "Ordering", "text": "Reference text", "host": "Host profile",
 }
 SPEC = "../specification.md"  # category pages live in generated/scenarios/
 _VIEW_FLAGS = (("hint", "hint", "no hint"), ("brief_shown", "brief", "no brief"),
@@ -59,9 +59,24 @@ def _call_text(step: Step, name: str) -> str:
     return f"{name}({', '.join(args)}){where}"
 
 
+def _host_step_text(step: Step) -> str:
+    event = step.event
+    if step.action == "host_dispatch":
+        where = f" in `{event.conversation}`" if event.conversation else ""
+        return f"host: dispatch {code(event.hook)}{where}"
+    if step.action == "host_open_conversation":
+        return f"host: open conversation {code(event.conversation)}"
+    if step.action in ("host_reload", "host_read_config"):
+        verb = "reload" if step.action == "host_reload" else "read the config of"
+        return f"host: {verb} {code(event.module_name)}"
+    return "host: " + step.action.removeprefix("host_")
+
+
 def step_text(step: Step) -> str:
     """What happens in a step, in words."""
     event = step.event
+    if step.is_host:
+        return _host_step_text(step)
     if step.action == "run":
         where = f" in `{event.conversation}`" if event.conversation != DEFAULT_CONVERSATION else ""
         adapter = f" (adapter `{event.adapter}`)" if getattr(event, "adapter", None) else ""
@@ -77,9 +92,34 @@ def step_text(step: Step) -> str:
     return "host restart"
 
 
+def _event_text(event: Mapping[str, Any]) -> str:
+    rest = [f"{k}={value(v)}" for k, v in event.items() if k not in ("event", "module_name")]
+    name = f" {code(event['module_name'])}" if "module_name" in event else ""
+    return f"{event['event']}{name}" + (f" ({', '.join(rest)})" if rest else "")
+
+
+def _host_expectation_parts(step: Step) -> list[str]:
+    expected = step.host
+    if expected is None:
+        return []
+    parts = []
+    if expected.events is not None:
+        parts.append("events: " + (" → ".join(_event_text(e) for e in expected.events) or "none"))
+    if expected.problems is not None:
+        parts.append("problems: " + (", ".join(value(dict(p)) for p in expected.problems) or "none"))
+    for key in ("load_order", "setup_order"):
+        if getattr(expected, key) is not None:
+            parts.append(f"{key.replace('_', ' ')}: " + (" → ".join(code(m) for m in getattr(expected, key)) or "none"))
+    if expected.config is not None:
+        parts.append(f"config {value(expected.config)}")
+    if expected.provenance is not None:
+        parts.append("layers: " + ", ".join(f"{code(p)} {layer}" for p, layer in expected.provenance.items()))
+    return parts
+
+
 def _expectation_text(step: Step) -> str:
     expect = step.expect
-    parts = []
+    parts = _host_expectation_parts(step)
     if step.action != "run":
         if "outcome" in expect:
             parts.append(f"**{expect['outcome']}**")
@@ -105,6 +145,8 @@ def _expectation_text(step: Step) -> str:
 
 
 def _columns(scenario: Scenario) -> list[str]:
+    if scenario.is_host:  # host steps have no per-plugin view
+        return []
     names = [m.module_name for m in scenario.plugins]
     for step in scenario.steps:
         if step.action == "run":
@@ -129,7 +171,31 @@ def _eligibility(manifest: Manifest, scenario: Scenario) -> str:
     return f"{decision} ({link(rule, f'{SPEC}#{rule}')})"
 
 
+def _host_plugins_table(scenario: Scenario) -> list[str]:
+    rows = [[code(m.module_name), "yes" if m.builtin else "no", ", ".join(code(d) for d in m.dependencies),
+             ", ".join(code(h) for h in m.hooks), _loaded(m, scenario), value(dict(m.config_defaults))]
+            for m in scenario.plugins]
+    return table(["Plugin", "Built-in", "Depends on", "Hooks", "Loaded", "Config defaults"], rows)
+
+
+def _host_inputs(scenario: Scenario) -> list[str]:
+    lines = []
+    if scenario.host.config:
+        lines.append("config file: " + value({m: dict(c) for m, c in scenario.host.config.items()}))
+    if scenario.environment:
+        lines.append("environment: " + ", ".join(f"`{k}={v}`" for k, v in scenario.environment.items()))
+    if scenario.overrides:
+        lines.append("command line: " + ", ".join(code(f"--set {o}") for o in scenario.overrides))
+    if scenario.behaviour.setup_fails:
+        lines.append("setup fails: " + ", ".join(code(m) for m in sorted(scenario.behaviour.setup_fails)))
+    for module, hooks in sorted(scenario.behaviour.hook_raises.items()):
+        lines.append(f"{code(module)} raises in " + ", ".join(code(h) for h in sorted(hooks)))
+    return ["- " + line for line in lines] + ([""] if lines else [])
+
+
 def _plugins_table(scenario: Scenario) -> list[str]:
+    if scenario.is_host:
+        return _host_plugins_table(scenario)
     rows = [
         [code(m.module_name), value(m.allow_sleep), "present" if m.brief else "blank",
          code(scenario.host.strategy_for(m.module_name).value), _loaded(m, scenario), _eligibility(m, scenario)]
@@ -166,6 +232,8 @@ def scenario_section(scenario: Scenario) -> list[str]:
         host_notes.append("enabled but not installed: " + ", ".join(code(m) for m in missing))
     if host_notes:
         lines += ["Host: " + "; ".join(host_notes) + ".", ""]
+    if scenario.is_host:
+        lines += _host_inputs(scenario)
     return lines + _plugins_table(scenario) + _steps_table(scenario)
 
 

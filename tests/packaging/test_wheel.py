@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import site
 import subprocess
@@ -71,3 +72,15 @@ def test_the_installed_pas_command_runs_from_a_folder_with_no_checkout(installed
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("pas ")
+
+
+def test_the_readme_main_job_passes_from_a_folder_with_no_checkout(installed: Path, tmp_path: Path) -> None:
+    """`pas run` (the README's first command) finds the bundled suite and the reference passes it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([str(installed / "bin" / "pas"), "run", "--format", "json"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    summary = json.loads(result.stdout.splitlines()[-1])
+    counts = summary["counts"]
+    assert summary["type"] == "summary" and counts["passed"] >= 150
+    assert counts["passed"] == summary["total"]

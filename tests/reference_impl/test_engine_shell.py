@@ -10,10 +10,10 @@ from reference_impl.events import Activate, Restart, StartRun
 from reference_impl.model import AdminOutcome, HostConfig, PluginState
 
 
-def test_the_engine_claims_the_activation_and_text_profiles():
+def test_the_engine_claims_the_activation_text_and_host_profiles():
     engine = create()
     assert isinstance(engine, Engine)
-    assert engine.info.profiles == ("activation", "text")
+    assert engine.info.profiles == ("activation", "text", "host")
     assert (engine.info.name, engine.info.version, engine.info.language) == ("pas-reference", __version__, "python")
 
 
