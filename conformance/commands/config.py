@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-HELP = "plugin configuration tools: 'explain' shows a plugin's merged config and the layer of every value"
+HELP = "Plugin configuration tools: 'explain' shows a plugin's merged config and the layer of every value."
 
 EPILOG = """\
 Layers, lowest first: defaults (the manifest's config.defaults) < file (the host config's

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-HELP = "host profile tools: 'plan' shows load order, setup order and every problem of a host config"
+HELP = "Host profile tools: 'plan' shows load order, setup order and every problem of a host config."
 
 EPILOG = """\
 The plan is what the reference host would do at register + validate: it reads the host config,

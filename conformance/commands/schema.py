@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "print a bundled JSON Schema (manifest, host-config, scenario) as JSON or YAML"
+HELP = "Print a bundled JSON Schema (manifest, host-config, scenario) as JSON or YAML."
 _NAMES = {"manifest": "plugin-manifest", "plugin-manifest": "plugin-manifest",
           "host-config": "host-config", "scenario": "scenario"}
 

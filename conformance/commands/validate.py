@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-HELP = "check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)"
+HELP = "Check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)."
 _FORMATS = ("text", "json", "github", "junit", "sarif")
 _KINDS = {"manifest": "plugin-manifest", "plugin-manifest": "plugin-manifest", "host-config": "host-config"}
 
