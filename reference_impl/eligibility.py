@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reference_impl.model import Manifest, Strategy
 from reference_impl.semantics import Semantics, first_match, load_semantics
 
@@ -25,3 +27,21 @@ def deciding_requirement(manifest: Manifest, strategy: Strategy, semantics: Sema
     """The requirement ID of the table row that decides eligibility (for explanations)."""
     table = (semantics or load_semantics()).eligibility
     return first_match(table, eligibility_facts(manifest, strategy)).requirement
+
+
+def eligibility_decider(semantics: Semantics | None = None) -> Callable[[Manifest, Strategy], bool]:
+    """``is_sleep_eligible`` that walks the table once per distinct combination of facts.
+
+    For recomputing many plugins at once (a host config change with thousands installed).
+    """
+    semantics = semantics or load_semantics()
+    decided: dict[tuple[object, ...], bool] = {}
+
+    def decide(manifest: Manifest, strategy: Strategy) -> bool:
+        # The inputs of eligibility_facts: equal keys give equal facts.
+        key = (manifest.allow_sleep, strategy, not manifest.brief)
+        if key not in decided:
+            decided[key] = bool(first_match(semantics.eligibility, eligibility_facts(manifest, strategy)).result)
+        return decided[key]
+
+    return decide

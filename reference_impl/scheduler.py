@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reference_impl.catalogue import Catalogue
-from reference_impl.eligibility import is_sleep_eligible
+from reference_impl.eligibility import eligibility_decider, is_sleep_eligible
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import (
     Activate,
@@ -122,12 +122,23 @@ def _lineup(
 
     def compute() -> tuple[tuple[Manifest, bool, PluginView], ...]:
         on = scheduler_on(host, semantics)
-        entries = []
-        for manifest in catalogue.available(host, adapter):
-            eligible = on and _eligible(manifest, host, semantics)
-            resting = PluginState.SLEEPING if eligible else PluginState.ALWAYS_AWAKE
-            entries.append((manifest, eligible, _view(manifest, resting, None, semantics)))
-        return tuple(sorted(entries, key=lambda e: (e[1], e[0].module_name)))
+        decide = eligibility_decider(semantics)
+        shown = {m.module_name for m in catalogue.available(host, adapter)}
+        # Per catalogue, not per host config: the name order and each plugin's resting views.
+        by_name = catalogue.memoised(("by-name",), (), lambda: sorted(catalogue.manifests.values(),
+                                                                       key=lambda m: m.module_name))
+        views = catalogue.memoised(("resting-views", id(semantics)), (semantics,), dict)
+        awake, others = [], []
+        for manifest in by_name:
+            if manifest.module_name not in shown:
+                continue
+            eligible = on and decide(manifest, host.strategy_for(manifest.module_name))
+            key = (manifest.module_name, eligible)
+            if key not in views:
+                resting = PluginState.SLEEPING if eligible else PluginState.ALWAYS_AWAKE
+                views[key] = _view(manifest, resting, None, semantics)
+            (others if eligible else awake).append((manifest, eligible, views[key]))
+        return (*awake, *others)
 
     return catalogue.memoised(("lineup", id(host), adapter, id(semantics)), (host, semantics), compute)
 

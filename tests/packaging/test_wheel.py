@@ -39,7 +39,7 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
                              check=True, capture_output=True, text=True).stdout.strip()
     # Reuse pyyaml/jsonschema from the test interpreter instead of downloading them again.
     Path(purelib, "_pas_test_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--ignore-installed", "-q", str(wheel)],
                    check=True)
     return env_dir
 
