@@ -14,7 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from reference_impl.errors import PasError
 from reference_impl.events import Event, Observation
-from reference_impl.host import HostCommand, HostObservation
+from reference_impl.host import HostObservation
+from reference_impl.host_commands import HostCommand
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 
@@ -25,7 +26,7 @@ class Scheduler(Protocol):
     ``start`` installs plugins under a host config and forgets all earlier state;
     ``apply`` applies one event and returns the observation (see reference_impl.events).
     An implementation claiming the ``host`` profile also receives host commands
-    (reference_impl.host) through ``apply``, answering each with a HostObservation.
+    (reference_impl.host_commands) through ``apply``, answering each with a HostObservation.
     ``reference_impl.engine.Engine`` is the reference example.
     """
 
@@ -47,7 +48,7 @@ class Scheduler(Protocol):
 class Host(Protocol):
     """The in-process interface of a host that implements only the ``host`` profile.
 
-    ``apply`` applies one host command (reference_impl.host: ``Load`` begins a scenario and
+    ``apply`` applies one host command (reference_impl.host_commands: ``Load`` begins a scenario and
     forgets all earlier state) and returns the HostObservation (or its JSON). No ``start``:
     host scenarios begin with a load. ``reference_impl.host.HostEngine`` is the reference.
     """

@@ -8,7 +8,6 @@ a result (``failed`` or ``errored``) and the run goes on with the next scenario 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -16,84 +15,12 @@ from typing import Any
 
 from conformance.expectations import check_step
 from conformance.implementation import Adapter, ImplementationFailed
+from conformance.keywords import keyword_matcher
 from conformance.results import ErrorDetail, Outcome, Requirement, RunResult, ScenarioResult, StepFailure, Summary
 from conformance.scenario import Scenario, Step
-from reference_impl.errors import PasError
 from reference_impl.model import ImplementationInfo
 
 ALL_PROFILES = ("activation", "text", "host")
-
-
-class BadKeyword(PasError, ValueError):
-    """A ``-k`` expression that does not parse."""
-
-    def __init__(self, *, expression: str, reason: str) -> None:
-        self.expression = expression
-        self.reason = reason
-        super().__init__(f"-k {expression!r}: {reason}")
-
-
-Predicate = Callable[[str], bool]
-
-
-class _KeywordParser:
-    """Recursive descent over ``-k`` tokens: or < and < not < (group) | word."""
-
-    def __init__(self, expression: str) -> None:
-        self.expression = expression
-        self.tokens = re.findall(r"\(|\)|[^\s()]+", expression)
-        self.position = 0
-
-    def peek(self) -> str | None:
-        return self.tokens[self.position] if self.position < len(self.tokens) else None
-
-    def take(self) -> str:
-        token = self.peek()
-        if token is None:
-            raise BadKeyword(expression=self.expression, reason="unexpected end of expression")
-        self.position += 1
-        return token
-
-    def either(self) -> Predicate:
-        parts = [self.both()]
-        while self.peek() == "or":
-            self.take()
-            parts.append(self.both())
-        return lambda text: any(p(text) for p in parts)
-
-    def both(self) -> Predicate:
-        parts = [self.negated()]
-        while self.peek() == "and":
-            self.take()
-            parts.append(self.negated())
-        return lambda text: all(p(text) for p in parts)
-
-    def negated(self) -> Predicate:
-        token = self.take()
-        if token == "not":
-            inner = self.negated()
-            return lambda text: not inner(text)
-        if token == "(":
-            inner = self.either()
-            if self.take() != ")":
-                raise BadKeyword(expression=self.expression, reason="missing ')'")
-            return inner
-        if token in (")", "and", "or"):
-            raise BadKeyword(expression=self.expression, reason=f"unexpected {token!r}")
-        word = token.lower()
-        return lambda text: word in text
-
-
-def keyword_matcher(expression: str) -> Predicate:
-    """A predicate for ``-k``: words match as case-insensitive substrings, with not/and/or/().
-
-    Raises BadKeyword when the expression is malformed.
-    """
-    parser = _KeywordParser(expression)
-    match = parser.either()
-    if parser.peek() is not None:
-        raise BadKeyword(expression=expression, reason=f"unexpected {parser.peek()!r}")
-    return lambda text: match(text.lower())
 
 
 def select_scenarios(scenarios: Iterable[Scenario], *, keyword: str | None = None,

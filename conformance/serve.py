@@ -13,6 +13,17 @@ import sys
 from typing import Any, BinaryIO
 
 from conformance import protocol
+from conformance.protocol.host import HOST_REQUEST_TYPES
+from conformance.protocol.messages import (
+    ByeRequest,
+    ByeResponse,
+    ErrorResponse,
+    HelloRequest,
+    HelloResponse,
+    StartRequest,
+    StartResponse,
+)
+from conformance.protocol.wire import PROTOCOL_VERSION, check_message, decode, encode
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.model import ImplementationInfo
@@ -34,7 +45,7 @@ class Session:
     def answer(self, line: bytes) -> dict[str, Any]:
         """The response to one request line (never raises)."""
         try:
-            doc = protocol.decode(line)
+            doc = decode(line)
         except ValueError as error:  # also covers bytes that are not UTF-8
             return _error(None, "invalid-json", f"request is not JSON: {error}")
         request_id = _request_id(doc)
@@ -47,24 +58,24 @@ class Session:
 
     def _dispatch(self, doc: Any) -> Any:
         request = _read_request(doc)
-        if isinstance(request, protocol.ByeRequest):
+        if isinstance(request, ByeRequest):
             self.done = True
-            return protocol.ByeResponse(id=request.id)
-        if isinstance(request, protocol.HelloRequest):
-            if request.protocol_version != protocol.PROTOCOL_VERSION:
+            return ByeResponse(id=request.id)
+        if isinstance(request, HelloRequest):
+            if request.protocol_version != PROTOCOL_VERSION:
                 raise _Refused("unsupported-protocol-version",
-                               f"this implementation speaks protocol version {protocol.PROTOCOL_VERSION}, "
+                               f"this implementation speaks protocol version {PROTOCOL_VERSION}, "
                                f"not {request.protocol_version}")
             self.greeted = True
-            return protocol.HelloResponse(id=request.id, info=self.info)
+            return HelloResponse(id=request.id, info=self.info)
         if not self.greeted:
             raise _Refused("out-of-order", "send 'hello' first")
-        if isinstance(request, protocol.HOST_REQUEST_TYPES):  # host-load begins a host scenario: no start
+        if isinstance(request, HOST_REQUEST_TYPES):  # host-load begins a host scenario: no start
             return protocol.RESPONSES[request.cmd](id=request.id, observation=self.engine.apply(request.command))
-        if isinstance(request, protocol.StartRequest):
+        if isinstance(request, StartRequest):
             self.engine.start(request.plugins, request.host)
             self.started = True
-            return protocol.StartResponse(id=request.id)
+            return StartResponse(id=request.id)
         if not self.started:
             raise _Refused("out-of-order", f"send 'start' before {request.cmd!r}")
         observation = self.engine.apply(request.event)
@@ -81,7 +92,7 @@ class _Refused(Exception):
 
 
 def _error(request_id: int | None, code: str, message: str) -> dict[str, Any]:
-    return protocol.ErrorResponse(id=request_id, code=code, message=message).to_json()
+    return ErrorResponse(id=request_id, code=code, message=message).to_json()
 
 
 def _request_id(doc: Any) -> int | None:
@@ -98,7 +109,7 @@ def _read_request(doc: Any) -> protocol.Request:
     if cmd not in protocol.REQUESTS:
         raise _Refused("unknown-command", f"unknown command {cmd!r}; this implementation speaks "
                        + ", ".join(protocol.COMMANDS))
-    problems = protocol.check_message(protocol.REQUESTS[cmd].schema, doc)
+    problems = check_message(protocol.REQUESTS[cmd].schema, doc)
     if problems:
         raise _Refused("invalid-request", "; ".join(f"{p.pointer or '/'}: {p.message}" for p in problems))
     try:
@@ -113,7 +124,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, *, text: bool = True) -> int:
     for line in stdin:
         if not line.strip():
             continue
-        stdout.write(protocol.encode(session.answer(line)))
+        stdout.write(encode(session.answer(line)))
         stdout.flush()
         if session.done:
             break

@@ -1,7 +1,7 @@
 """The reference implementation as a stateful object: the shell the conformance adapters drive.
 
 It claims all three profiles: activation events go to the scheduler, host commands
-(reference_impl.host) to a :class:`~reference_impl.host.HostEngine` it holds.
+(reference_impl.host_commands) to a :class:`~reference_impl.host.HostEngine` it holds.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from dataclasses import replace
 from reference_impl import __version__
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import Activate, CallObservation, Event, Extend, Observation, RunObservation
-from reference_impl.host import COMMAND_TYPES, HostCommand, HostEngine, HostObservation
+from reference_impl.host import HostEngine, HostObservation
+from reference_impl.host_commands import HostCommand, is_host_command
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.render import render_reply, render_run
 from reference_impl.scheduler import SchedulerState, step
 from reference_impl.semantics import load_semantics
 
 PROFILES = ("activation", "text", "host")
-_HOST_COMMANDS = tuple(COMMAND_TYPES.values())
 
 
 class Engine:
@@ -47,7 +47,7 @@ class Engine:
 
     def apply(self, event: Event | HostCommand) -> Observation | HostObservation:
         """Apply one event (or host command) and return what was observed."""
-        if isinstance(event, _HOST_COMMANDS):
+        if is_host_command(event):
             return self._host.apply(event)
         self._state, observation = step(self._catalogue, self._state, event, self._semantics)
         if not self._text:

@@ -16,7 +16,8 @@ from typing import Any
 
 from conformance.implementation import Host, ImplementationFailed, Scheduler
 from reference_impl.events import AdminObservation, CallObservation, Event, RunObservation
-from reference_impl.host import HostCommand, HostObservation
+from reference_impl.host import HostObservation
+from reference_impl.host_commands import HostCommand
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 _OBSERVATIONS = (RunObservation, CallObservation, AdminObservation, HostObservation)

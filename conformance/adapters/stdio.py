@@ -22,8 +22,10 @@ from typing import Any, cast
 
 from conformance import protocol
 from conformance.implementation import ImplementationFailed
+from conformance.protocol.messages import ByeRequest, HelloRequest, HelloResponse, StartRequest
+from conformance.protocol.wire import PROTOCOL_VERSION, MessageInvalid, check_message, decode, encode
 from reference_impl.events import Event
-from reference_impl.host import HostCommand
+from reference_impl.host_commands import HostCommand, is_host_command
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.spec_files import spec_version
 
@@ -166,7 +168,7 @@ class StdioAdapter:
 
     ``timeout`` bounds each request, from sending it to reading the whole answer;
     ``max_line_bytes`` bounds each output line; with ``check_messages`` the requests
-    sent are checked against their schemas too (raising protocol.MessageInvalid).
+    sent are checked against their schemas too (raising MessageInvalid).
     """
 
     def __init__(
@@ -190,13 +192,13 @@ class StdioAdapter:
     def hello(self) -> ImplementationInfo:
         """Start the implementation if needed and return who it is; raises ImplementationFailed."""
         if self._info is None:
-            reply = self._call(protocol.HelloRequest(id=self._upcoming_id(), spec_version=spec_version()))
-            response = protocol.HelloResponse.from_json(reply)
-            if response.protocol_version != protocol.PROTOCOL_VERSION:
+            reply = self._call(HelloRequest(id=self._upcoming_id(), spec_version=spec_version()))
+            response = HelloResponse.from_json(reply)
+            if response.protocol_version != PROTOCOL_VERSION:
                 self._discard()
                 raise ImplementationFailed(
                     reason=f"protocol version mismatch: the implementation speaks {response.protocol_version}, "
-                    f"this runner speaks {protocol.PROTOCOL_VERSION}"
+                    f"this runner speaks {PROTOCOL_VERSION}"
                 )
             self._info = response.info
         return self._info
@@ -205,7 +207,7 @@ class StdioAdapter:
         """Begin a scenario with empty state; raises ImplementationFailed."""
         self.hello()
         self._started = False
-        self._call(protocol.StartRequest(id=self._upcoming_id(), plugins=tuple(manifests), host=host))
+        self._call(StartRequest(id=self._upcoming_id(), plugins=tuple(manifests), host=host))
         self._started = True
 
     def send(self, event: Event | HostCommand) -> dict[str, Any]:
@@ -214,7 +216,7 @@ class StdioAdapter:
         A host command needs no ``start`` first (host scenarios begin with ``host-load``);
         the implementation is started and greeted when needed.
         """
-        if protocol.is_host_command(event):
+        if is_host_command(event):
             self.hello()
             return dict(self._call(protocol.request_for(self._upcoming_id(), event))["result"])
         if not self._started:
@@ -229,7 +231,7 @@ class StdioAdapter:
         """Send ``bye``, give the process a moment to exit, then kill whatever is left (idempotent)."""
         if self._process is not None and self._info is not None:
             try:
-                self._call(protocol.ByeRequest(id=self._upcoming_id()))
+                self._call(ByeRequest(id=self._upcoming_id()))
                 self._process.send(None)  # end of input too, for loops that stop only there
                 self._process.exit_status(_EXIT_GRACE)
             except ImplementationFailed:
@@ -268,9 +270,9 @@ class StdioAdapter:
     def _call(self, request: Any) -> dict[str, Any]:
         """Send ``request`` and return its validated successful response; raises ImplementationFailed."""
         doc = request.to_json()
-        if self.check_messages and (problems := protocol.check_message(request.schema, doc)):
-            raise protocol.MessageInvalid(schema=request.schema, problems=problems)
-        line = protocol.encode(doc)
+        if self.check_messages and (problems := check_message(request.schema, doc)):
+            raise MessageInvalid(schema=request.schema, problems=problems)
+        line = encode(doc)
         process = self._spawn()
         process.next_id = request.id + 1
         try:
@@ -305,7 +307,7 @@ def _check_response(request: Any, raw: bytes) -> dict[str, Any]:
     """The response on ``raw`` if it answers ``request`` correctly; raises ImplementationFailed."""
     cmd = request.cmd
     try:
-        doc = protocol.decode(raw)
+        doc = decode(raw)
     except ValueError as error:
         raise ImplementationFailed(
             reason=f"response to {cmd!r} is not JSON", detail=f"{error}; the line: {raw[:200]!r}"
@@ -320,7 +322,7 @@ def _check_response(request: Any, raw: bytes) -> dict[str, Any]:
     if not isinstance(doc.get("ok"), bool):
         raise ImplementationFailed(reason=f"response to {cmd!r} has no boolean 'ok'", detail=f"the line: {raw[:200]!r}")
     schema = protocol.response_schema(cmd, doc)
-    if problems := protocol.check_message(schema, doc):
+    if problems := check_message(schema, doc):
         found = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in problems)
         raise ImplementationFailed(reason=f"response to {cmd!r} does not match {schema}", detail=found)
     if doc["ok"] is False:

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from conformance.commands._output import write_report
+
 HELP = "Make a compatibility matrix or a badge from saved JSON-lines results (pas run --format json)."
 
 _EPILOG = """\
@@ -66,19 +68,6 @@ def _load(paths: list[str]):  # -> (runs, problems) or None after printing why
     return runs, problems
 
 
-def _write(text: str, output: str | None) -> bool:
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return True
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        _fail(f"cannot write {output}: {error.strerror or error}")
-        return False
-    return True
-
-
 def _matrix(args: argparse.Namespace) -> int:
     from conformance.coverage import load_requirements
     from conformance.matrix import build_matrix
@@ -93,7 +82,7 @@ def _matrix(args: argparse.Namespace) -> int:
     else:
         from conformance.report.matrix_md import render_matrix
     matrix = build_matrix(runs, load_requirements()[0])
-    if not _write(render_matrix(matrix), args.output):
+    if not write_report(render_matrix(matrix), args.output, command="report"):
         return 2
     return 1 if problems else 0
 
@@ -108,7 +97,7 @@ def _badge(args: argparse.Namespace) -> int:
     entries = ((cell.outcome, run.needs.get(sid, ())) for sid, cell in run.cells.items())
     badge = make_badge(tally(entries, run.profiles), said_hello=run.said_hello, interrupted=run.interrupted)
     fmt = args.format or ("svg" if (args.output or "").lower().endswith(".svg") else "json")
-    if not _write(svg(badge) if fmt == "svg" else endpoint_json(badge), args.output):
+    if not write_report(svg(badge) if fmt == "svg" else endpoint_json(badge), args.output, command="report"):
         return 2
     return 1 if problems else 0
 

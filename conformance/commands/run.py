@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Iterable
 
+from conformance.commands._output import write_report
+
 HELP = "Run the conformance suite against an implementation and report the results."
 
 _EPILOG = """\
@@ -57,26 +59,13 @@ def _usage(messages: Iterable[object]) -> int:
     return 2
 
 
-def _write(text: str, output: str | None) -> bool:
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return True
-    try:
-        with open(output, "w", encoding="utf-8") as stream:
-            stream.write(text)
-    except OSError as error:
-        print(f"pas run: cannot write {output}: {error.strerror or error}", file=sys.stderr)
-        return False
-    return True
-
-
 def run(args: argparse.Namespace) -> int:
     """Load, select, run, report; return the exit code."""
     from conformance.adapters.select import BadImplementation, adapter_for
     from conformance.expected_failures import load_expected_failures
+    from conformance.keywords import BadKeyword
     from conformance.report import render, use_color
-    from conformance.runner import BadKeyword, run_suite, select_scenarios
+    from conformance.runner import run_suite, select_scenarios
     from conformance.scenario import load_suite
 
     scenarios, problems = load_suite(args.scenario)
@@ -102,6 +91,6 @@ def run(args: argparse.Namespace) -> int:
         except Exception as error:  # noqa: BLE001 - the report matters more than a clean goodbye
             print(f"pas run: closing the implementation failed: {error}", file=sys.stderr)
     color = args.output is None and args.format == "text" and use_color(sys.stdout)
-    if not _write(render(result, args.format, color=color), args.output):
+    if not write_report(render(result, args.format, color=color), args.output, command="run"):
         return 2
     return 130 if result.interrupted else result.exit_code

@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from conformance.commands._output import write_report
+
 HELP = "Check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)."
 _FORMATS = ("text", "json", "github", "junit", "sarif")
 _KINDS = {"manifest": "plugin-manifest", "plugin-manifest": "plugin-manifest", "host-config": "host-config"}
@@ -134,16 +136,8 @@ def _report(outcome, args: argparse.Namespace) -> int:
     stream_is_tty = args.output is None and sys.stdout.isatty()
     color = fmt == "text" and use_color(args.color, stream_is_tty, os.environ)
     text = render(outcome, fmt, color=color, strict=args.strict, quiet=args.quiet)
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as stream:
-                stream.write(text)
-        except OSError as error:
-            print(f"pas validate: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
-            return 2
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    if not write_report(text, args.output or None, command="validate"):
+        return 2
     return outcome.exit_code(strict=args.strict)
 
 

@@ -13,6 +13,17 @@ from typing import Any
 import pytest
 
 from conformance import protocol
+from conformance.protocol.host import HOST_REQUESTS
+from conformance.protocol.messages import (
+    ByeRequest,
+    ByeResponse,
+    ErrorResponse,
+    HelloRequest,
+    HelloResponse,
+    StartRequest,
+    StartResponse,
+)
+from conformance.protocol.wire import check_message, decode, encode
 from conformance.serve import Session, serve
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
@@ -53,10 +64,10 @@ EVENTS = {
 
 def sample_requests() -> list[Any]:
     return [
-        protocol.HelloRequest(id=1, spec_version="1.0.0"),
-        protocol.StartRequest(id=2, plugins=(WEATHER,), host=HOST),
+        HelloRequest(id=1, spec_version="1.0.0"),
+        StartRequest(id=2, plugins=(WEATHER,), host=HOST),
         *(protocol.request_for(3 + i, event) for i, event in enumerate(EVENTS.values())),
-        protocol.ByeRequest(id=99),
+        ByeRequest(id=99),
     ]
 
 
@@ -65,12 +76,12 @@ def sample_responses() -> list[Any]:
     engine.start([WEATHER], HOST)
     observed = [protocol.RESPONSES[cmd](id=3 + i, observation=engine.apply(event)) for i, (cmd, event) in enumerate(EVENTS.items())]
     return [
-        protocol.HelloResponse(id=1, info=Engine.info),
-        protocol.StartResponse(id=2),
+        HelloResponse(id=1, info=Engine.info),
+        StartResponse(id=2),
         *observed,
-        protocol.ByeResponse(id=99),
-        protocol.ErrorResponse(id=7, message="unknown command 'x'", code="unknown-command"),
-        protocol.ErrorResponse(id=None, message="request is not JSON"),
+        ByeResponse(id=99),
+        ErrorResponse(id=7, message="unknown command 'x'", code="unknown-command"),
+        ErrorResponse(id=None, message="request is not JSON"),
     ]
 
 
@@ -82,10 +93,10 @@ def cmd_of(message: Any) -> str:
 
 
 def test_every_wire_command_has_a_request_and_a_response_class() -> None:
-    assert set(protocol.REQUESTS) == {"hello", "start", "bye", *EVENT_TYPES, *protocol.HOST_REQUESTS}
+    assert set(protocol.REQUESTS) == {"hello", "start", "bye", *EVENT_TYPES, *HOST_REQUESTS}
     assert set(protocol.RESPONSES) == set(protocol.REQUESTS)
     # host messages are sampled in tests/host_profile/test_host_protocol_messages.py
-    assert {cmd_of(r) for r in sample_requests()} == set(protocol.REQUESTS) - set(protocol.HOST_REQUESTS)
+    assert {cmd_of(r) for r in sample_requests()} == set(protocol.REQUESTS) - set(HOST_REQUESTS)
 
 
 def test_every_message_schema_file_belongs_to_a_message_class() -> None:
@@ -96,41 +107,41 @@ def test_every_message_schema_file_belongs_to_a_message_class() -> None:
 
 @pytest.mark.parametrize("request_", sample_requests(), ids=cmd_of)
 def test_requests_round_trip_through_json_and_match_their_schema(request_: Any) -> None:
-    doc = json.loads(protocol.encode(request_.to_json()))
+    doc = json.loads(encode(request_.to_json()))
     assert protocol.request_from_json(doc) == request_
-    assert protocol.check_message(request_.schema, doc) == []
+    assert check_message(request_.schema, doc) == []
 
 
 @pytest.mark.parametrize("response", sample_responses(), ids=cmd_of)
 def test_responses_round_trip_through_json_and_match_their_schema(response: Any) -> None:
-    doc = json.loads(protocol.encode(response.to_json()))
+    doc = json.loads(encode(response.to_json()))
     assert protocol.response_from_json(cmd_of(response) if cmd_of(response) != "error" else "run", doc) == response
-    assert protocol.check_message(response.schema, doc) == []
+    assert check_message(response.schema, doc) == []
 
 
 def test_a_request_of_one_command_never_matches_another_commands_schema() -> None:
     run = protocol.request_for(1, StartRun(conversation="main")).to_json()
-    assert protocol.check_message("protocol/restart-request", run) != []
+    assert check_message("protocol/restart-request", run) != []
 
 
 def test_schema_problems_point_at_the_offending_field() -> None:
     doc = {"id": 4, "ok": True, "result": {"outcome": "woken", "module_name": "w", "rounds": 1,
                                            "ends_step": True, "block": None}}
-    problems = protocol.check_message("protocol/activate-response", doc)
+    problems = check_message("protocol/activate-response", doc)
     assert [(p.code, p.pointer) for p in problems] == [("protocol-schema", "/result/outcome")]
 
 
 def test_an_error_response_may_carry_a_null_id_but_a_success_may_not() -> None:
-    assert protocol.check_message("protocol/error-response", {"id": None, "ok": False, "error": {"message": "x"}}) == []
-    assert protocol.check_message("protocol/start-response", {"id": None, "ok": True, "result": {}}) != []
+    assert check_message("protocol/error-response", {"id": None, "ok": False, "error": {"message": "x"}}) == []
+    assert check_message("protocol/start-response", {"id": None, "ok": True, "result": {}}) != []
 
 
 def test_a_hello_response_claims_only_known_or_vendor_profiles() -> None:
     result = {"name": "n", "version": "1", "language": "go", "protocol_version": 1}
     good = {"id": 1, "ok": True, "result": {**result, "profiles": ["activation", "x-acme"]}}
     typo = {"id": 1, "ok": True, "result": {**result, "profiles": ["activaton"]}}
-    assert protocol.check_message("protocol/hello-response", good) == []
-    assert [p.pointer for p in protocol.check_message("protocol/hello-response", typo)] == ["/result/profiles/0"]
+    assert check_message("protocol/hello-response", good) == []
+    assert [p.pointer for p in check_message("protocol/hello-response", typo)] == ["/result/profiles/0"]
 
 
 @pytest.mark.parametrize("doc", [
@@ -156,11 +167,11 @@ def test_request_for_refuses_an_object_that_is_not_an_event() -> None:
 @pytest.mark.parametrize("line", [b"NaN", b'{"rounds": Infinity}', b"\xff{}", b"{"], ids=["nan", "infinity", "utf8", "truncated"])
 def test_decode_accepts_only_strict_utf8_json(line: bytes) -> None:
     with pytest.raises(ValueError):
-        protocol.decode(line)
+        decode(line)
 
 
 def test_encode_writes_one_compact_utf8_line() -> None:
-    assert protocol.encode({"name": "笔记", "n": 1}) == '{"name":"笔记","n":1}\n'.encode()
+    assert encode({"name": "笔记", "n": 1}) == '{"name":"笔记","n":1}\n'.encode()
 
 
 # ------------------------------------------------------------------ the reference server
@@ -172,7 +183,7 @@ def answers(*lines: bytes | str) -> list[dict[str, Any]]:
 
 
 HELLO = '{"id":1,"cmd":"hello","protocol_version":1,"spec_version":"1.0.0"}'
-START = json.dumps(protocol.StartRequest(id=2, plugins=(WEATHER,), host=HOST).to_json())
+START = json.dumps(StartRequest(id=2, plugins=(WEATHER,), host=HOST).to_json())
 
 
 @pytest.mark.parametrize(("line", "code", "request_id"), [
@@ -188,7 +199,7 @@ START = json.dumps(protocol.StartRequest(id=2, plugins=(WEATHER,), host=HOST).to
 def test_the_reference_server_answers_bad_input_with_an_error_and_carries_on(line: bytes, code: str, request_id: Any) -> None:
     bad, after = answers(HELLO, START, line, '{"id":4,"cmd":"run","conversation":"main"}')[2:]
     assert (bad["ok"], bad["error"]["code"], bad["id"]) == (False, code, request_id)
-    assert protocol.check_message("protocol/error-response", bad) == []
+    assert check_message("protocol/error-response", bad) == []
     assert after["ok"] is True
 
 

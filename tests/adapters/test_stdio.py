@@ -16,7 +16,7 @@ import pytest
 from conformance.adapters import stdio
 from conformance.adapters.stdio import StdioAdapter
 from conformance.implementation import ImplementationFailed
-from conformance.protocol import MessageInvalid
+from conformance.protocol.wire import MessageInvalid
 from conformance.scenario import Scenario, load_suite
 from reference_impl.engine import Engine
 from reference_impl.events import (

@@ -18,7 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from reference_impl.host import Behaviour, Dispatch, Load, ReadConfig, Start, Stop
+from reference_impl.host_commands import Behaviour, Dispatch, Load, ReadConfig, Start, Stop
 from reference_impl.model import HostConfig, Manifest
 
 HOOKS = ("before_tool_call", "after_tool_call", "session_end")

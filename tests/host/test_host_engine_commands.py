@@ -6,10 +6,10 @@ import pytest
 
 from host_checks import manifest
 from reference_impl.errors import MalformedDocument
-from reference_impl.host import (
+from reference_impl.host import HostEngine, HostState, create, run_script, step
+from reference_impl.host_commands import (
     Behaviour,
     Dispatch,
-    HostEngine,
     Load,
     OpenConversation,
     ReadConfig,
@@ -18,11 +18,7 @@ from reference_impl.host import (
     Stop,
     command_from_json,
     command_to_json,
-    create,
-    run_script,
-    step,
 )
-from reference_impl.host import HostState
 from reference_impl.model import HostConfig
 
 PLUGINS = (

@@ -21,7 +21,8 @@ from host_checks import (
     violations,
     worlds,
 )
-from reference_impl.host import Behaviour, create
+from reference_impl.host import create
+from reference_impl.host_commands import Behaviour
 from reference_impl.model import HostConfig
 
 FAKES = Path(__file__).resolve().parents[1] / "fakes"

@@ -6,7 +6,8 @@ import pytest
 
 from host_checks import manifest
 from reference_impl.catalogue import DuplicateModule
-from reference_impl.host import Load, Start, run_script
+from reference_impl.host import run_script
+from reference_impl.host_commands import Load, Start
 from reference_impl.host_config import Origin, ProblemSeverity, SourceKind
 from reference_impl.lifecycle import dependency_cycles, plan
 from reference_impl.model import HostConfig

@@ -15,10 +15,12 @@ import pytest
 from conformance import protocol
 from conformance.adapters.stdio import StdioAdapter
 from conformance.implementation import ImplementationFailed
+from conformance.protocol.host import HOST_REQUESTS, HOST_RESPONSES, HostReadConfigResponse
+from conformance.protocol.wire import check_message, encode
 from conformance.serve import Session
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
-from reference_impl.host import (
+from reference_impl.host_commands import (
     COMMAND_TYPES,
     Behaviour,
     Dispatch,
@@ -59,29 +61,29 @@ def answered() -> list[tuple[Any, Any]]:
 
 
 def test_every_host_command_has_a_request_class_a_response_class_and_two_schema_files() -> None:
-    assert set(protocol.HOST_REQUESTS) == set(COMMAND_TYPES) == set(protocol.HOST_RESPONSES)
-    assert set(protocol.HOST_REQUESTS) <= set(protocol.COMMANDS)
+    assert set(HOST_REQUESTS) == set(COMMAND_TYPES) == set(HOST_RESPONSES)
+    assert set(HOST_REQUESTS) <= set(protocol.COMMANDS)
     for cmd in COMMAND_TYPES:
-        assert protocol.HOST_REQUESTS[cmd].schema == f"protocol/{cmd}-request"
+        assert HOST_REQUESTS[cmd].schema == f"protocol/{cmd}-request"
         assert (SCHEMAS / f"{cmd}-request.schema.yaml").is_file() and (SCHEMAS / f"{cmd}-response.schema.yaml").is_file()
 
 
 @pytest.mark.parametrize(("request_", "response"), answered(), ids=lambda m: getattr(m, "cmd", ""))
 def test_host_messages_round_trip_through_json_and_match_their_schemas(request_: Any, response: Any) -> None:
-    request_doc = json.loads(protocol.encode(request_.to_json()))
-    response_doc = json.loads(protocol.encode(response.to_json()))
+    request_doc = json.loads(encode(request_.to_json()))
+    response_doc = json.loads(encode(response.to_json()))
     assert protocol.request_from_json(request_doc) == request_
     assert protocol.response_from_json(request_.cmd, response_doc) == response
-    assert protocol.check_message(request_.schema, request_doc) == []
-    assert protocol.check_message(response.schema, response_doc) == []
+    assert check_message(request_.schema, request_doc) == []
+    assert check_message(response.schema, response_doc) == []
 
 
 def test_a_host_observation_without_provenance_or_origins_is_still_read() -> None:
     doc = {"id": 5, "ok": True, "result": {"events": [], "problems": [
         {"code": "plugin-not-found", "severity": "warning", "message": "m", "plugins": ["x"]}],
         "config": {"a": {"b": 1}}}}
-    assert protocol.check_message("protocol/host-read-config-response", doc) == []
-    observation = protocol.HostReadConfigResponse.from_json(doc).observation
+    assert check_message("protocol/host-read-config-response", doc) == []
+    observation = HostReadConfigResponse.from_json(doc).observation
     assert observation.config.provenance == {} and observation.problems[0].origin is None
 
 
@@ -96,7 +98,7 @@ def test_a_host_observation_without_provenance_or_origins_is_still_read() -> Non
      "/result/provenance/~1a/layer"),
 ], ids=["unknown-event", "extra-key", "bad-code", "generation-zero", "unknown-layer"])
 def test_host_response_schemas_refuse_what_a_host_must_not_send(cmd: str, result: Any, pointer: str) -> None:
-    problems = protocol.check_message(f"protocol/{cmd}-response", {"id": 1, "ok": True, "result": result})
+    problems = check_message(f"protocol/{cmd}-response", {"id": 1, "ok": True, "result": result})
     assert pointer in [p.pointer for p in problems]
 
 
@@ -130,7 +132,7 @@ def test_the_reference_server_answers_host_commands_without_a_start_and_refuses_
     assert before["error"]["code"] == "out-of-order"
     assert hello["result"]["profiles"] == ["activation", "text", "host"]
     assert load["ok"] is True and load["result"]["load_order"] == ["notes", "memory"]
-    assert protocol.check_message("protocol/host-load-response", load) == []
+    assert check_message("protocol/host-load-response", load) == []
 
 
 def test_a_bad_host_request_gets_an_invalid_request_answer_and_the_session_carries_on() -> None:

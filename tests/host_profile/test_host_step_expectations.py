@@ -7,7 +7,7 @@ from typing import Any
 
 from conformance.expectations import check_host, check_step
 from conformance.scenario import HostExpectation, Step
-from reference_impl.host import Start
+from reference_impl.host_commands import Start
 
 EVENTS = [{"event": "set_up", "module_name": "memory"}, {"event": "setup_failed", "module_name": "notes"},
           {"event": "started", "module_name": "memory", "generation": 1}]

@@ -9,7 +9,8 @@ import pytest
 from runner_support import FAKES, OWN_SCENARIOS, ROOT, own_suite
 
 from conformance.cli import main
-from conformance.runner import BadKeyword, keyword_matcher, select_scenarios
+from conformance.keywords import BadKeyword, keyword_matcher
+from conformance.runner import select_scenarios
 
 OWN = ["--scenario", str(OWN_SCENARIOS)]
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.simulate import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR, load_host, load_plugins, parse_script
+from conformance.simulate import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR, load_host, load_plugins
+from conformance.simulate_script import parse_script
 from reference_impl.engine import Engine
 
 ROW = re.compile(r"^ {4}(?P<plugin>\w+) +(?P<state>always_awake|active|sleeping) +(?P<rounds>\S+) +(?P<hint>\S+) +")

@@ -16,9 +16,9 @@ from conformance.simulate import (
     EXAMPLES_DIR,
     load_host,
     load_plugins,
-    parse_script,
     simulate,
 )
+from conformance.simulate_script import parse_script
 from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.model import Strategy
 

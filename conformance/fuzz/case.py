@@ -1,0 +1,107 @@
+"""One fuzz case: installed plugins, a host config and the events sent to both sides.
+
+A case is plain data, independent of Hypothesis: the strategies build cases, the minimiser
+derives simpler ones, and the emitter writes one as a scenario file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from reference_impl.events import Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun
+from reference_impl.model import HostConfig, Manifest
+
+MAIN: Final = "main"
+#: The conversations a case may use, each with its chat adapter for its whole life.
+CONVERSATIONS: Final[Mapping[str, str | None]] = {MAIN: None, "side": None, "qq": "onebot_v11", "dc": "discord"}
+#: The scenario-file action key of each event type.
+ACTIONS: Final[Mapping[type, str]] = {
+    StartRun: "run", Activate: "activate", Extend: "extend", SetStrategy: "set_strategy",
+    Enable: "enable", Disable: "disable", SetScheduler: "set_scheduler", Restart: "restart",
+}
+
+
+def action_of(event: Event) -> str:
+    """The scenario action key for ``event`` (``run``, ``activate``, ``set_strategy`` ...)."""
+    return ACTIONS[type(event)]
+
+
+def in_conversation(event: Event, conversation: str) -> Event:
+    """``event`` moved to ``conversation`` (with that conversation's adapter); others unchanged."""
+    if isinstance(event, (StartRun, Activate, Extend)):
+        return replace(event, conversation=conversation, adapter=CONVERSATIONS.get(conversation))
+    return event
+
+
+def describe(event: Event) -> str:
+    """A short human label for an event, e.g. ``activate alpha rounds=1 in side``."""
+    doc = event.to_json()
+    where = f" in {doc['conversation']}" if doc.get("conversation", MAIN) != MAIN else ""
+    if isinstance(event, StartRun):
+        return f"run{where or ' in main'}"
+    if isinstance(event, (Activate, Extend)):
+        rounds = f" rounds={json.dumps(doc['rounds'])}" if "rounds" in doc else ""
+        return f"{action_of(event)} {event.module_name}{rounds}{where}"
+    if isinstance(event, SetStrategy):
+        return f"set_strategy {event.module_name}={json.dumps(event.strategy)}"
+    if isinstance(event, SetScheduler):
+        return f"set_scheduler {'on' if event.enabled else 'off'}"
+    if isinstance(event, (Enable, Disable)):
+        return f"{action_of(event)} {event.module_name}"
+    return action_of(event)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Case:
+    """What one example sends: plugins and host config to ``start``, then ``events`` in order."""
+
+    plugins: tuple[Manifest, ...]
+    host: HostConfig
+    events: tuple[Event, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON form (for hashing and debugging; scenario files are written by ``emit``)."""
+        return {"plugins": [m.to_json() for m in self.plugins], "host": self.host.to_json(),
+                "events": [e.to_json() for e in self.events]}
+
+    @property
+    def digest(self) -> str:
+        """Ten hex digits identifying the case's content (the emitted scenario id uses them)."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+    @property
+    def conversations(self) -> dict[str, str]:
+        """The conversations the events use that have an adapter, with it (scenario ``conversations``)."""
+        used = {getattr(e, "conversation", MAIN) for e in self.events}
+        return {c: a for c, a in CONVERSATIONS.items() if c in used and a is not None}
+
+    def truncated(self, last: int) -> Case:
+        """The case up to and including event ``last``."""
+        return replace(self, events=self.events[: last + 1])
+
+    def renamed(self, old: str, new: str, manifest: Manifest) -> Case:
+        """The case with plugin ``old`` replaced by ``manifest`` (called ``new``) everywhere it is named."""
+
+        def swap(name: str) -> str:
+            return new if name == old else name
+
+        host = replace(self.host, enabled=tuple(map(swap, self.host.enabled)),
+                       disabled=frozenset(map(swap, self.host.disabled)),
+                       strategies={swap(m): s for m, s in self.host.strategies.items()})
+        events = tuple(replace(e, module_name=swap(e.module_name)) if hasattr(e, "module_name") else e
+                       for e in self.events)
+        plugins = tuple(manifest if m.module_name == old else m for m in self.plugins)
+        return replace(self, plugins=plugins, host=host, events=events)
+
+    def without_plugin(self, module_name: str) -> Case:
+        """The case without one plugin, and without its entries in the host config."""
+        host = self.host
+        host = replace(host, enabled=tuple(n for n in host.enabled if n != module_name),
+                       disabled=host.disabled - {module_name},
+                       strategies={m: s for m, s in host.strategies.items() if m != module_name})
+        return replace(self, plugins=tuple(m for m in self.plugins if m.module_name != module_name), host=host)

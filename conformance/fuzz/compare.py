@@ -1,0 +1,183 @@
+"""Running one case on an implementation and on the reference, comparing every step.
+
+The comparison is exactly the one a scenario file makes: the reference's observation at
+each step is turned into a scenario step with full expectations (:func:`expectation`), and
+:func:`conformance.expectations.check_step` compares the implementation's observation with
+it. So a case disagrees here if and only if the scenario written from it fails. The
+structured view is always compared; ``text`` only when the implementation claims the text
+profile.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.expectations import RUN_KEYS, Mismatch, check_step
+from conformance.fuzz.case import Case, action_of
+from conformance.implementation import Adapter, ImplementationFailed
+from conformance.scenario import Step, TextExpectation
+from reference_impl.engine import Engine
+from reference_impl.events import Activate, Event, Extend, StartRun
+
+_ABSENT = object()
+_VIEW_KEYS = ("module_name", *RUN_KEYS)
+
+
+class Verdict(enum.StrEnum):
+    """How a disagreeing case ended on the implementation, as the runner would report it."""
+
+    FAILED = "failed"  # an observation differs from the reference's
+    ERRORED = "errored"  # the implementation crashed, hung or broke the protocol
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disagreement:
+    """The first step at which the implementation and the reference part ways.
+
+    ``index`` is None when ``start`` already failed. For ``failed``: the reference's
+    observation, the implementation's and the differences; for ``errored``: why.
+    """
+
+    verdict: Verdict
+    index: int | None
+    event: Event | None = None
+    expected: Mapping[str, Any] | None = None
+    actual: Any = None
+    mismatches: tuple[Mismatch, ...] = ()
+    reason: str = ""
+    detail: str = ""
+
+    def same_kind(self, other: Disagreement | None) -> bool:
+        """Whether ``other`` is the same kind of finding (same verdict; same reason when errored)."""
+        return other is not None and other.verdict is self.verdict and other.reason == self.reason
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Comparison:
+    """The result of running one case: the disagreement (None: all steps agreed) and steps sent."""
+
+    disagreement: Disagreement | None
+    steps: int
+
+
+def _view(view: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: view[key] for key in RUN_KEYS if key in view}
+
+
+def expectation(event: Event, observed: Mapping[str, Any], *, text: bool, order: bool = True) -> dict[str, Any]:
+    """The full expectations of a scenario step, taken from the reference's observation.
+
+    Runs: every shown plugin's whole view, ``shown`` and (unless ``order`` is False)
+    ``order``; calls: outcome, rounds, ends_step and block; admin steps and restarts: the
+    outcome. With ``text``, the exact text too, where the reference renders one.
+    """
+    if isinstance(event, StartRun):
+        views = observed["plugins"]
+        names = [v["module_name"] for v in views]
+        doc: dict[str, Any] = {"expect": {v["module_name"]: _view(v) for v in views}, "shown": names}
+        if order:
+            doc["order"] = list(names)
+    elif isinstance(event, (Activate, Extend)):
+        block = observed.get("block")
+        doc = {"expect": {"outcome": observed["outcome"], "rounds": observed.get("rounds"),
+                          "ends_step": observed.get("ends_step"), "block": None if block is None else _view(block)}}
+    else:
+        doc = {"expect": {"outcome": observed["outcome"]}}
+    if text and isinstance(observed.get("text"), str):
+        doc["text"] = {"equals": observed["text"]}
+    return doc
+
+
+def step_from(index: int, event: Event, expected: Mapping[str, Any]) -> Step:
+    """The scenario Step that :func:`expectation`'s document describes."""
+    text = expected.get("text")
+    return Step(
+        index=index, action=action_of(event), event=event, expect=expected.get("expect", {}),
+        shown=tuple(expected["shown"]) if "shown" in expected else None,
+        order=tuple(expected["order"]) if "order" in expected else None,
+        text=TextExpectation(equals=text["equals"]) if text else None,
+    )
+
+
+def _key(value: Any, keys: tuple[str, ...]) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(value.get(k, _ABSENT) for k in keys)
+    return ("not a view", repr(value))
+
+
+def _projection(event: Event, observed: Mapping[str, Any], text: bool) -> Any:
+    """Everything check_step looks at, as one comparable value (a fast path: equal means no mismatch)."""
+    said = observed.get("text", _ABSENT) if text else None
+    if isinstance(event, StartRun):
+        plugins = observed.get("plugins", _ABSENT)
+        views = tuple(_key(v, _VIEW_KEYS) for v in plugins) if isinstance(plugins, list) else repr(plugins)
+        return views, said
+    if isinstance(event, (Activate, Extend)):
+        block = observed.get("block", _ABSENT)
+        return (observed.get("outcome", _ABSENT), observed.get("rounds", _ABSENT), observed.get("ends_step", _ABSENT),
+                block if block is None or block is _ABSENT else _key(block, RUN_KEYS), said)
+    return observed.get("outcome", _ABSENT)
+
+
+def differences(index: int, event: Event, expected: Mapping[str, Any], actual: Any, *, text: bool,
+                order: bool = True) -> list[Mismatch]:
+    """Every difference between the implementation's observation and the reference's.
+
+    Raises ImplementationFailed when ``actual`` is too malformed to compare (as the runner does).
+    """
+    if isinstance(actual, Mapping) and _projection(event, expected, text) == _projection(event, actual, text):
+        return []
+    step = step_from(index, event, expectation(event, expected, text=text, order=order))
+    try:
+        return check_step(step, actual, text=text)
+    except Exception as error:  # noqa: BLE001 - e.g. "plugins" that is not a list
+        raise ImplementationFailed(reason="malformed observation", detail=f"{type(error).__name__}: {error}") from None
+
+
+def _errored(index: int | None, event: Event | None, error: ImplementationFailed) -> Disagreement:
+    return Disagreement(verdict=Verdict.ERRORED, index=index, event=event, reason=error.reason, detail=error.detail)
+
+
+def _reset(adapter: Adapter) -> None:
+    try:
+        adapter.reset()
+    except Exception:  # noqa: BLE001 - the next start reports whatever is still broken
+        pass
+
+
+def compare_case(adapter: Adapter, case: Case, reference: Engine, *, text: bool, order: bool = True) -> Comparison:
+    """Run ``case`` on the implementation behind ``adapter`` and on ``reference``, step by step.
+
+    Stops at the first disagreement. An ImplementationFailed (crash, hang, garbage) is an
+    ``errored`` disagreement, after which the adapter is reset; nothing is raised for the
+    implementation's faults.
+    """
+    reference.start(case.plugins, case.host)
+    try:
+        adapter.start(case.plugins, case.host)
+    except ImplementationFailed as error:
+        _reset(adapter)
+        return Comparison(disagreement=_errored(None, None, error), steps=0)
+    for index, event in enumerate(case.events):
+        expected = reference.apply(event).to_json()
+        try:
+            actual = adapter.send(event)
+            mismatches = differences(index, event, expected, actual, text=text, order=order)
+        except ImplementationFailed as error:
+            _reset(adapter)
+            return Comparison(disagreement=_errored(index, event, error), steps=index + 1)
+        if mismatches:
+            found = Disagreement(verdict=Verdict.FAILED, index=index, event=event, expected=expected, actual=actual,
+                                 mismatches=tuple(mismatches))
+            return Comparison(disagreement=found, steps=index + 1)
+    return Comparison(disagreement=None, steps=len(case.events))
+
+
+def reference_observations(case: Case, *, text: bool) -> list[dict[str, Any]]:
+    """The reference's observation JSON at every step of ``case``."""
+    reference = Engine(text=text)
+    reference.start(case.plugins, case.host)
+    return [reference.apply(event).to_json() for event in case.events]

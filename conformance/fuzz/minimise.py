@@ -1,0 +1,114 @@
+"""A greedy pass that makes a disagreeing case smaller, after (or instead of) Hypothesis' shrinker.
+
+Hypothesis shrinks cases that fail by disagreeing. An errored case (a crash or a hang,
+which may cost a whole timeout per replay) is not handed to Hypothesis; this pass shrinks
+it instead, with a cap on replays. For every case it also guarantees local minimality:
+no single step or plugin can be dropped, and no host setting or argument reset to its
+default, without losing the disagreement.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from conformance.fuzz.case import MAIN, Case, in_conversation
+from conformance.fuzz.strategies import NAMES, UNKNOWN, manifest
+from reference_impl.events import OMITTED, Activate, Extend
+
+
+def _fewer_steps(case: Case) -> Iterator[Case]:
+    events = case.events
+    for index in range(len(events) - 1):  # the last step holds the disagreement
+        yield replace(case, events=events[:index] + events[index + 1:])
+
+
+def _fewer_plugins(case: Case) -> Iterator[Case]:
+    for plugin in reversed(case.plugins):
+        yield case.without_plugin(plugin.module_name)
+
+
+def _plainer_host(case: Case) -> Iterator[Case]:
+    host = case.host
+    if not host.scheduler_enabled:
+        yield replace(case, host=replace(host, scheduler_enabled=True))
+    if UNKNOWN in host.enabled:
+        yield replace(case, host=replace(host, enabled=tuple(n for n in host.enabled if n != UNKNOWN)))
+    for name in sorted(host.disabled):
+        yield replace(case, host=replace(host, disabled=host.disabled - {name}))
+    for name in sorted(host.strategies):
+        yield replace(case, host=replace(host, strategies={m: s for m, s in host.strategies.items() if m != name}))
+    left_out = [m.module_name for m in case.plugins if not m.builtin and m.module_name not in host.enabled]
+    for name in left_out:
+        yield replace(case, host=replace(host, enabled=(*host.enabled, name)))
+
+
+def _plainer_events(case: Case) -> Iterator[Case]:
+    for index, event in enumerate(case.events):
+        simpler = []
+        if isinstance(event, (Activate, Extend)) and event.rounds is not OMITTED:
+            simpler.append(replace(event, rounds=OMITTED))
+        if getattr(event, "conversation", MAIN) != MAIN:
+            simpler.append(in_conversation(event, MAIN))
+        for candidate in simpler:
+            yield replace(case, events=case.events[:index] + (candidate,) + case.events[index + 1:])
+
+
+def _plainer_plugins(case: Case) -> Iterator[Case]:
+    for index, plugin in enumerate(case.plugins):
+        for change in ({"injects_prompt": False}, {"support_adapter": ()}, {"builtin": False}):
+            key, value = next(iter(change.items()))
+            if getattr(plugin, key) == value or (key == "builtin" and plugin.module_name == "plugin_activation"):
+                continue
+            simpler = replace(plugin, **change)
+            host = case.host
+            if key == "builtin" and plugin.module_name not in host.enabled:
+                host = replace(host, enabled=(*host.enabled, plugin.module_name))
+            yield replace(case, plugins=case.plugins[:index] + (simpler,) + case.plugins[index + 1:], host=host)
+
+
+def _earlier_names(case: Case) -> Iterator[Case]:
+    """Plugins renamed to the first free name of alpha, beta, ...: "alpha" reads simpler than "delta"."""
+    taken = {m.module_name for m in case.plugins}
+    for plugin in case.plugins:
+        if plugin.module_name not in NAMES:
+            continue
+        for name in NAMES[: NAMES.index(plugin.module_name)]:
+            if name not in taken:
+                renamed = manifest(name, allow_sleep=plugin.allow_sleep, brief=plugin.sleep_brief,
+                                   builtin=plugin.builtin, injects=plugin.injects_prompt,
+                                   support_adapter=plugin.support_adapter)
+                yield case.renamed(plugin.module_name, name, renamed)
+                break
+
+
+def candidates(case: Case) -> Iterator[Case]:
+    """Simpler variants of ``case``, the biggest simplifications first."""
+    yield from _fewer_steps(case)
+    yield from _fewer_plugins(case)
+    yield from _plainer_host(case)
+    yield from _plainer_events(case)
+    yield from _plainer_plugins(case)
+    yield from _earlier_names(case)
+
+
+def minimise(case: Case, still_disagrees: Callable[[Case], bool], *, max_tries: int = 400,
+             deadline: float | None = None) -> Case:
+    """The smallest case reachable from ``case`` one simplification at a time that still disagrees.
+
+    Stops after ``max_tries`` replays or at ``deadline`` (a ``time.monotonic()`` value),
+    returning the smallest disagreeing case found so far.
+    """
+    tries = 0
+    improved = True
+    while improved:
+        improved = False
+        for candidate in candidates(case):
+            if tries >= max_tries or (deadline is not None and time.monotonic() >= deadline):
+                return case
+            tries += 1
+            if still_disagrees(candidate):
+                case, improved = candidate, True
+                break
+    return case

@@ -1,0 +1,41 @@
+"""After the search: write the finding as a scenario file, confirm it on the implementation, summarise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
+from conformance.fuzz.report import render
+from conformance.fuzz.search import FuzzResult
+from conformance.implementation import Adapter
+from conformance.problems import Problem
+
+
+def confirm(path: Path, adapter: Adapter, *, text: bool) -> str:
+    """The outcome of the written scenario on the implementation (expected: failed or errored)."""
+    from conformance.runner import run_scenario
+    from conformance.scenario import load_scenario
+
+    scenario, problems = load_scenario(path)
+    if scenario is None:
+        return "unloadable"
+    profiles = ("activation", "text") if text else ("activation",)
+    return run_scenario(adapter, scenario, profiles=profiles).outcome.value
+
+
+def write_finding(result: FuzzResult, adapter: Adapter, *, impl: str, out_dir: Path | str) -> str:
+    """Write ``result``'s finding (if any) under ``out_dir`` and return the summary text to print."""
+    finding = result.finding
+    if finding is None:
+        return render(result, impl=impl)
+    provenance = Provenance(name=result.info.name if result.info else impl, impl=impl, seed=result.seed,
+                            text=result.text, original_steps=finding.original_steps)
+    doc = scenario_document(finding.case, finding.disagreement, provenance)
+    path, problems = write_scenario(doc, finding.case, out_dir, text_profile=result.text)
+    confirmed = None
+    if path is not None and finding.reproducible:
+        try:
+            confirmed = confirm(path, adapter, text=result.text)
+        except Exception as error:  # noqa: BLE001 - a confirmation is a courtesy, never a crash
+            problems = [*problems, Problem(code="fuzz-confirm", message=f"confirming failed: {error}")]
+    return render(result, impl=impl, written=path, problems=problems, confirmed=confirmed)

@@ -1,0 +1,67 @@
+"""Shared helpers for the fuzz tests: the fakes, small settings, and running an emitted file."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
+from conformance.fuzz.search import FuzzOptions, FuzzResult, fuzz
+from conformance.results import Outcome
+from conformance.runner import run_scenario
+from conformance.scenario import Scenario, load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKES = ROOT / "tests" / "fakes"
+#: Fakes that give wrong answers (each breaks a requirement): the fuzzer must find them disagreeing.
+WRONG_BEHAVIOUR = (
+    "broken_counts_activation_run", "broken_decrements_sleeping", "broken_extend_no_clamp",
+    "broken_ignores_protected", "broken_injects_sleeping", "broken_reactivate_last_run", "broken_shared_counters",
+)
+#: Fakes that raise or return garbage in-process: the fuzzer must report them errored.
+HOSTILE_IN_PROCESS = ("broken_raises", "broken_returns_none", "broken_returns_string")
+#: One seed for every search in the tests: runs are then the same every time.
+SEED = 0
+REFERENCE_OVER_STDIO = f"cmd:{sys.executable} -m conformance serve-reference"
+
+
+def load_fake(name: str) -> ModuleType:
+    """Import tests/fakes/<name>.py without needing tests/ on sys.path."""
+    spec = importlib.util.spec_from_file_location(f"pas_fuzz_fake_{name}", FAKES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fake_adapter(name: str) -> InProcessAdapter:
+    """An in-process adapter around one of the fakes."""
+    return InProcessAdapter(load_fake(name).create, name=name)
+
+
+@functools.cache
+def fuzz_fake(name: str, max_examples: int = 2000) -> FuzzResult:
+    """Fuzz one fake in-process with the tests' seed (once per test session: results are plain data)."""
+    return fuzz(fake_adapter(name), FuzzOptions(max_examples=max_examples, seed=SEED))
+
+
+def load(path: Path) -> Scenario:
+    """Load a written scenario file; fails the test when it does not load."""
+    scenario, problems = load_scenario(path)
+    assert scenario is not None, problems
+    return scenario
+
+
+def outcome_on(adapter, scenario: Scenario) -> Outcome:
+    """The runner's outcome for ``scenario`` on ``adapter``, with both profiles claimed by the fakes."""
+    try:
+        return run_scenario(adapter, scenario, profiles=("activation", "text")).outcome
+    finally:
+        adapter.close()
+
+
+def outcome_on_reference(scenario: Scenario) -> Outcome:
+    """The runner's outcome for ``scenario`` on the reference."""
+    return outcome_on(reference_adapter(), scenario)

@@ -1,0 +1,109 @@
+"""The emitted scenario: stable layout, full reference expectations, checks before writing; covers."""
+
+from __future__ import annotations
+
+import yaml
+
+from conformance.coverage import load_requirements
+from conformance.expectations import Mismatch
+from conformance.fuzz.case import Case
+from conformance.fuzz.compare import Disagreement, Verdict, compare_case
+from conformance.fuzz.covers import CALL_FIELD_COVERS, OUTCOME_COVERS, REPLY_TEXT_COVERS, RUN_FIELD_COVERS, STATE_COVERS, STEP_COVERS, derive_covers
+from conformance.fuzz.emit import Provenance, check_document, dump, scenario_document, write_scenario
+from conformance.fuzz.strategies import manifest
+from conformance.adapters.inprocess import InProcessAdapter
+from fuzz_support import load_fake
+from reference_impl.engine import Engine
+from reference_impl.events import Activate, Extend, StartRun
+from reference_impl.model import HostConfig
+
+_ALPHA = manifest("alpha")
+_PROVENANCE = Provenance(name="broken", impl="python:broken:create", seed=7, text=True, original_steps=9)
+
+
+def _case(*events, plugins=(_ALPHA,)) -> Case:
+    return Case(plugins=plugins, host=HostConfig(enabled=tuple(m.module_name for m in plugins)), events=events)
+
+
+def _found(case: Case, fake: str) -> Disagreement:
+    found = compare_case(InProcessAdapter(load_fake(fake).create), case, Engine(), text=True).disagreement
+    assert found is not None
+    return found
+
+
+def test_the_document_lists_its_keys_in_a_stable_readable_order_with_every_step_fully_expected():
+    case = _case(Activate(conversation="main", module_name="alpha"), StartRun(conversation="main"))
+    doc = scenario_document(case, _found(case, "broken_counts_activation_run"), _PROVENANCE)
+    assert list(doc) == ["id", "title", "description", "source", "covers", "plugins", "host", "steps"]
+    assert doc["id"].startswith("fuzz-") and len(doc["id"]) == len("fuzz-") + 10
+    call, run = doc["steps"]
+    assert call["expect"] == {"outcome": "activated", "rounds": 3, "ends_step": True,
+                              "block": {"state": "active", "rounds_left": 3, "hint": False, "brief_shown": False,
+                                        "methods_shown": True, "injection_called": False}}
+    assert list(run)[:3] == ["run", "note", "covers"] and run["run"] is None
+    assert run["shown"] == run["order"] == ["alpha"] and "equals" in run["text"]
+    assert "--seed 7" in doc["source"] and "shrunk from 9 steps" in doc["description"]
+
+
+def test_the_dumped_text_loads_back_as_the_same_case_and_passes_on_the_reference(tmp_path):
+    case = _case(Extend(conversation="side", module_name="alpha", rounds="3"), StartRun(conversation="qq", adapter="onebot_v11"))
+    found = Disagreement(verdict=Verdict.ERRORED, index=1, event=case.events[1], reason="it crashed")
+    doc = scenario_document(case, found, _PROVENANCE)
+    assert doc["conversations"] == {"qq": {"adapter": "onebot_v11"}}
+    assert doc["steps"][0]["extend"] == {"module_name": "alpha", "rounds": "3", "conversation": "side"}
+    assert check_document(dump(doc), case, path=str(tmp_path / "x.yaml"), text_profile=True) == []
+    assert yaml.safe_load(dump(doc)) == doc
+
+
+def test_a_document_whose_expectations_do_not_hold_on_the_reference_is_not_written(tmp_path):
+    case = _case(StartRun(conversation="main"))
+    doc = scenario_document(case, Disagreement(verdict=Verdict.ERRORED, index=0, event=case.events[0]), _PROVENANCE)
+    doc["steps"][0]["expect"]["alpha"]["state"] = "active"
+    path, problems = write_scenario(doc, case, tmp_path, text_profile=True)
+    assert path is None and "failed on the reference" in problems[0].message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_document_that_breaks_the_schema_is_not_written(tmp_path):
+    case = _case(StartRun(conversation="main"))
+    doc = scenario_document(case, Disagreement(verdict=Verdict.ERRORED, index=0, event=case.events[0]), _PROVENANCE)
+    doc["id"] = "Not Kebab"
+    path, problems = write_scenario(doc, case, tmp_path, text_profile=True)
+    assert path is None and problems[0].code == "schema"
+
+
+def test_a_text_only_difference_makes_a_scenario_that_needs_the_text_profile():
+    case = _case(StartRun(conversation="main"))
+    found = Disagreement(verdict=Verdict.FAILED, index=0, event=case.events[0], expected={"plugins": []},
+                         mismatches=(Mismatch(pointer="/text", expected="a", actual="b"),))
+    assert scenario_document(case, found, _PROVENANCE)["profiles"] == ["activation", "text"]
+
+
+def test_every_requirement_in_the_covers_tables_exists():
+    known = set(load_requirements()[0])
+    tables = [*STEP_COVERS.values(), *RUN_FIELD_COVERS.values(), STATE_COVERS.values(), REPLY_TEXT_COVERS.values()]
+    tables += [ids for method in (*OUTCOME_COVERS.values(), *CALL_FIELD_COVERS.values()) for ids in method.values()]
+    assert {i for ids in tables for i in ids} <= known
+
+
+def test_a_reactivation_answered_already_active_is_charged_to_act_activate_7():
+    case = _case(Activate(conversation="main", module_name="alpha", rounds=1), StartRun(conversation="main"),
+                 Activate(conversation="main", module_name="alpha"))
+    covers = derive_covers(case, _found(case, "broken_reactivate_last_run"), case.host)
+    assert covers[:2] == ("ACT-ACTIVATE-4", "ACT-ACTIVATE-7")
+
+
+def test_an_extension_past_the_cap_is_charged_to_act_extend_6():
+    case = _case(Extend(conversation="main", module_name="alpha", rounds=20), Extend(conversation="main", module_name="alpha"))
+    assert "ACT-EXTEND-6" in derive_covers(case, _found(case, "broken_extend_no_clamp"), case.host)
+
+
+def test_a_counter_leaking_into_another_conversation_is_charged_to_act_count_6():
+    case = _case(Activate(conversation="main", module_name="alpha"), StartRun(conversation="side"))
+    assert "ACT-COUNT-6" in derive_covers(case, _found(case, "broken_shared_counters"), case.host)
+
+
+def test_an_errored_step_falls_back_to_what_its_kind_touches():
+    case = _case(Extend(conversation="main", module_name="ghost"))
+    found = Disagreement(verdict=Verdict.ERRORED, index=0, event=case.events[0], reason="boom")
+    assert derive_covers(case, found, case.host) == STEP_COVERS["extend"]

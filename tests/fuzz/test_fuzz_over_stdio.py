@@ -1,0 +1,76 @@
+"""Fuzzing an implementation over the stdio protocol: one process for the whole run, failures errored."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from fuzz_support import FAKES, REFERENCE_OVER_STDIO, load, outcome_on_reference
+
+from conformance.adapters.select import adapter_for
+from conformance.adapters.stdio import StdioAdapter
+from conformance.fuzz.compare import Verdict
+from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
+from conformance.fuzz.search import FuzzOptions, fuzz
+from conformance.results import Outcome
+from conformance.runner import run_scenario
+
+pytestmark = pytest.mark.slow
+
+
+def _hostile(name: str, timeout: float = 5.0) -> StdioAdapter:
+    return StdioAdapter([sys.executable, str(FAKES / f"{name}.py")], timeout=timeout)
+
+
+def test_the_reference_over_stdio_agrees_with_the_reference_in_one_process():
+    adapter = adapter_for(REFERENCE_OVER_STDIO)
+    pids = set()
+    try:
+        result = fuzz(adapter, FuzzOptions(max_examples=15, seed=1),
+                      on_progress=lambda examples, steps, **_: pids.add(adapter.pid))
+    finally:
+        adapter.close()
+    assert result.finding is None and result.exit_code == 0
+    assert result.examples == 15
+    assert len(pids) == 1  # start() resets the state: no new process per case
+
+
+def test_a_stdio_implementation_that_crashes_is_reported_errored_and_the_crash_reproduces(tmp_path):
+    adapter = _hostile("hostile_crash")
+    try:
+        result = fuzz(adapter, FuzzOptions(max_examples=20, seed=1))
+        finding = result.finding
+        assert finding is not None and finding.disagreement.verdict is Verdict.ERRORED
+        assert "exited with code 3" in finding.disagreement.reason
+        provenance = Provenance(name="hostile-crash", impl="cmd:hostile", seed=1, text=result.text)
+        path, problems = write_scenario(scenario_document(finding.case, finding.disagreement, provenance),
+                                        finding.case, tmp_path, text_profile=result.text)
+        assert path is not None, problems
+        scenario = load(path)
+        assert len(scenario.steps) <= 6
+        assert outcome_on_reference(scenario) is Outcome.PASSED
+        assert run_scenario(adapter, scenario, profiles=("activation",)).outcome is Outcome.ERRORED
+    finally:
+        adapter.close()
+
+
+def test_a_stdio_implementation_that_hangs_is_reported_errored_after_the_timeout():
+    adapter = _hostile("hostile_hang", timeout=0.3)
+    try:
+        result = fuzz(adapter, FuzzOptions(max_examples=20, seed=1, shrink_budget=5.0))
+    finally:
+        adapter.close()
+    assert result.finding is not None and result.finding.disagreement.verdict is Verdict.ERRORED
+    assert "no response" in result.finding.disagreement.reason
+    assert result.exit_code == 1
+
+
+def test_a_stdio_implementation_whose_hello_is_garbage_errors_before_any_case():
+    adapter = _hostile("hostile_garbage")
+    try:
+        result = fuzz(adapter, FuzzOptions(max_examples=20, seed=1))
+    finally:
+        adapter.close()
+    assert result.finding is None and result.examples == 0
+    assert result.hello_error is not None and result.hello_error.reason.startswith("hello failed")
+    assert result.exit_code == 1
