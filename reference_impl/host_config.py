@@ -26,6 +26,7 @@ like an environment value; later overrides win over earlier ones.
 from __future__ import annotations
 
 import enum
+import functools
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -353,6 +354,20 @@ def build_configs(manifests: Sequence[Manifest], loaded: Sequence[str], host: Ho
     return configs, (*file_problems, *env_problems, *cli_problems)
 
 
+@functools.lru_cache(maxsize=256)
+def _config_validator(schema_json: str) -> Any:
+    """A checked validator for one config schema (by its canonical JSON); raises for an unusable schema.
+
+    Cached: checking a schema against the metaschema costs far more than validating a config.
+    """
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+
+    schema = json.loads(schema_json)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=Registry())
+
+
 def check_config(manifest: Manifest, config: MergedConfig) -> tuple[HostProblem, ...]:
     """Validate a merged configuration against the plugin's ``config.schema`` (HOST-VAL-3).
 
@@ -360,14 +375,10 @@ def check_config(manifest: Manifest, config: MergedConfig) -> tuple[HostProblem,
     """
     if manifest.config_schema is None:
         return ()
-    from jsonschema import Draft202012Validator
-    from referencing import Registry
-
     name = manifest.module_name
     schema_origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer="/config/schema")
     try:
-        Draft202012Validator.check_schema(thaw(manifest.config_schema))
-        validator = Draft202012Validator(thaw(manifest.config_schema), registry=Registry())
+        validator = _config_validator(json.dumps(thaw(manifest.config_schema), sort_keys=True))
         errors = sorted(validator.iter_errors(thaw(config.value)), key=lambda e: (list(e.absolute_path), e.message))
     except Exception as error:  # a third-party schema's defect is a finding, never a crash
         reason = getattr(error, "message", None) or str(error) or type(error).__name__
