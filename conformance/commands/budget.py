@@ -26,7 +26,7 @@ exit status: 0 done, 2 bad arguments, unreadable or invalid files, tokenizer una
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas budget``."""
-    from conformance.budget.tokenizer import AUTO, TOKENIZER_NAMES
+    from conformance.budget import AUTO, TOKENIZER_NAMES
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
