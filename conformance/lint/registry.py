@@ -85,6 +85,8 @@ _ALL = (
          summary="a protected plugin (allow_sleep false) has a sleep_brief the model never sees"),
     Rule(code="duplicate-method-name", severity=_E, family="structure",
          summary="two methods of one manifest have the same name"),
+    Rule(code="schema-key-without-value", severity=_W, family="structure",
+         summary="a key with no value inside method parameters or the config schema (text cut at a comma)"),
     Rule(code="ambiguous-yaml-value", severity=_W, family="yaml",
          summary="an unquoted value reads differently in YAML 1.1 tools (yes/no/on/off) or loses digits (1.10)"),
     Rule(code="missing-dependency", severity=_W, family="graph",
