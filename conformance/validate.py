@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 from conformance import lint
 from conformance._yaml import YamlDocument, parse_documents, read_text
-from conformance.lint.fastschema import certainly_valid
 from conformance.lint.facts import HostFacts, ManifestFacts, doc_problem, host_facts, make_problem, manifest_facts
 from conformance.problems import Problem, Severity, SourceLocation
 from conformance.suppress import Config, Suppressions, apply_suppressions, parse_suppressions
@@ -177,12 +176,10 @@ def _shorten(problem: Problem) -> Problem:
 
 
 def _check_document(doc: YamlDocument, kind: Kind, settings: Settings) -> list[Problem]:
-    """Schema problems (the full validator runs only when the fast path is not sure), then the rules."""
-    schema_problems: list[Problem] = []
-    if not certainly_valid(kind.value, doc.value):
-        from conformance.schemas import check_against
+    """Schema problems (jsonschema runs only when the fast path is not sure), then the rules."""
+    from conformance.schemas import check_against
 
-        schema_problems = [_shorten(problem) for problem in check_against(kind.value, doc)]
+    schema_problems = [_shorten(problem) for problem in check_against(kind.value, doc)]
     return [*schema_problems, *lint.check_document(kind.value, doc, settings.config.lint)]
 
 
@@ -271,7 +268,7 @@ def _check_in_pool(targets: list[Target], settings: Settings, workers: int) -> l
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
-    from conformance.lint.fastschema import certainly_valid
+    from conformance.fastschema import certainly_valid
     from conformance.schemas import validator
 
     for kind in Kind:  # built once here, inherited by every forked worker

@@ -1,9 +1,10 @@
 """A fast, conservative "certainly valid" check in front of the full JSON Schema validator.
 
-Most documents a CI run sees are valid, and for them jsonschema's error machinery is the
-slowest part of ``pas validate``. This module walks the schema directly for the keywords the
-PAS manifest and host-config schemas use. It answers True only when the document is
-certainly valid; any failure, and anything it does not handle exactly like jsonschema (an
+Most documents are valid (a CI run's manifests, an implementation's protocol messages), and
+for them jsonschema's error machinery is the slowest part of checking them. This module
+walks the schema directly for the keywords the bundled schemas use (manifests, host
+configs, protocol messages; local and cross-file ``$ref``s). It answers True only when the
+document is certainly valid; any failure, and anything it does not handle exactly like jsonschema (an
 unknown keyword, a remote ``$ref``, an integer written as a float, unique items that are not
 strings), answers False, and the caller then runs the real validator
 (:func:`conformance.schemas.check_against`), which produces the problems. So it can make a
@@ -31,13 +32,23 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
 
 @functools.cache
 def _schema(name: str) -> dict[str, Any]:
-    """One bundled schema, read on its own (no registry: the fast path only follows local refs)."""
+    """One bundled schema by short name (``plugin-manifest``, ``protocol/run-response``)."""
     import yaml
 
     from reference_impl.spec_files import schema_path
 
     with open(schema_path(name), encoding="utf-8") as stream:
         return yaml.load(stream, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+@functools.cache
+def _schemas_by_id() -> dict[str, dict[str, Any]]:
+    """Every bundled schema by its ``$id``: the targets of cross-file ``$ref``s."""
+    from reference_impl.spec_files import spec_dir
+
+    folder = spec_dir() / "schemas"
+    names = (str(p.relative_to(folder))[: -len(".schema.yaml")] for p in folder.rglob("*.schema.yaml"))
+    return {schema["$id"]: schema for schema in map(_schema, names) if "$id" in schema}
 
 
 @functools.cache
@@ -66,16 +77,70 @@ def _conforms(instance: str, fmt: str) -> bool:
     return Draft202012Validator.FORMAT_CHECKER.conforms(instance, fmt)
 
 
-def _resolve(ref: str, root: dict[str, Any]) -> Any:
-    if not ref.startswith("#/"):
-        return None
+def _resolve(ref: str, root: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The subschema ``ref`` names and the schema document it sits in; (None, root) when unknown.
+
+    Local refs (``#/...``) and refs to another bundled schema (``common.schema.json#/...``,
+    relative to the root's ``$id``) are followed; anything else is left to jsonschema.
+    """
+    target, _, fragment = ref.partition("#")
+    if target:
+        from urllib.parse import urljoin
+
+        root = _schemas_by_id().get(urljoin(root.get("$id", ""), target))
+        if root is None:
+            return None, {}
+    if fragment and not fragment.startswith("/"):
+        return None, root
     node: Any = root
-    for token in ref[2:].split("/"):
+    for token in fragment[1:].split("/") if fragment else ():
         token = token.replace("~1", "/").replace("~0", "~")
         if not isinstance(node, dict) or token not in node:
-            return None
+            return None, root
         node = node[token]
-    return node
+    return node, root
+
+
+def _may_have_type(kind: str, instance: Any) -> bool:
+    """Whether ``instance`` could satisfy ``type: kind`` (jsonschema counts 2.0 as an integer)."""
+    if kind == "integer" and isinstance(instance, float):
+        return instance.is_integer()
+    return kind not in _TYPES or _TYPES[kind](instance)
+
+
+def _certainly_fails(schema: Any, instance: Any, root: dict[str, Any]) -> bool:
+    """True only if ``instance`` certainly fails ``schema``: ``false``, or a ``type`` it cannot have."""
+    if schema is False:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    if "$ref" in schema:
+        target, target_root = _resolve(schema["$ref"], root)
+        if target is not None and _certainly_fails(target, instance, target_root):
+            return True
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
+    return bool(kinds) and not any(_may_have_type(k, instance) for k in kinds)
+
+
+def _combinations(schema: dict[str, Any], instance: Any, root: dict[str, Any]) -> bool:
+    """anyOf: one branch certainly valid; oneOf: one certainly valid and every other certainly failing;
+    not: the negated schema certainly failing."""
+    if "anyOf" in schema and not any(_valid(branch, instance, root) for branch in schema["anyOf"]):
+        return False
+    if "oneOf" in schema:
+        branches = schema["oneOf"]
+        valid = [i for i, branch in enumerate(branches) if _valid(branch, instance, root)]
+        if len(valid) != 1 or not all(_certainly_fails(branch, instance, root)
+                                      for i, branch in enumerate(branches) if i != valid[0]):
+            return False
+    return "not" not in schema or _certainly_fails(schema["not"], instance, root)
+
+
+def _number(schema: dict[str, Any], instance: int | float) -> bool:
+    return (instance >= schema.get("minimum", instance) and instance <= schema.get("maximum", instance)
+            and ("exclusiveMinimum" not in schema or instance > schema["exclusiveMinimum"])
+            and ("exclusiveMaximum" not in schema or instance < schema["exclusiveMaximum"]))
 
 
 def _object(schema: dict[str, Any], instance: dict[str, Any], root: dict[str, Any]) -> bool:
@@ -121,7 +186,8 @@ def _array(schema: dict[str, Any], instance: list[Any], root: dict[str, Any]) ->
 
 _HANDLED = _ANNOTATIONS | {"type", "enum", "const", "$ref", "properties", "patternProperties", "additionalProperties",
                            "required", "propertyNames", "minLength", "maxLength", "pattern", "format", "items",
-                           "uniqueItems"}
+                           "uniqueItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                           "anyOf", "oneOf", "not"}
 
 
 def _valid(schema: Any, instance: Any, root: dict[str, Any]) -> bool:
@@ -139,7 +205,11 @@ def _valid(schema: Any, instance: Any, root: dict[str, Any]) -> bool:
         return False
     if "const" in schema and not _same(schema["const"], instance):
         return False
-    if "$ref" in schema and not _valid(_resolve(schema["$ref"], root), instance, root):
+    if "$ref" in schema:
+        target, target_root = _resolve(schema["$ref"], root)
+        if not _valid(target, instance, target_root):
+            return False
+    if not _combinations(schema, instance, root):
         return False
     if isinstance(instance, dict):
         return _object(schema, instance, root)
@@ -147,6 +217,8 @@ def _valid(schema: Any, instance: Any, root: dict[str, Any]) -> bool:
         return _string(schema, instance)
     if isinstance(instance, list):
         return _array(schema, instance, root)
+    if isinstance(instance, (int, float)) and not isinstance(instance, bool):
+        return _number(schema, instance)
     return True
 
 

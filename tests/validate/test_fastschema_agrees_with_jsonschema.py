@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance._yaml import load_documents
-from conformance.lint.fastschema import certainly_valid
+from conformance.fastschema import certainly_valid
 from conformance.schemas import validator
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -79,3 +80,50 @@ def test_fast_path_agrees_with_jsonschema_on_any_value_in_any_manifest_field(fie
 @given(field=st.sampled_from(sorted(HOST) + ["other"]), value=JSON)
 def test_fast_path_agrees_with_jsonschema_on_any_value_in_any_host_config_field(field, value):
     _agrees("host-config", {**HOST, field: value})
+
+
+def _suite_responses() -> list[tuple[str, dict]]:
+    """Every response the reference gives over the bundled suite, as the stdio adapter checks them."""
+    from conformance.protocol import response_schema
+    from conformance.scenario import load_suite
+    from reference_impl.engine import Engine
+
+    scenarios, _ = load_suite()
+    found = []
+    for scenario in scenarios:
+        engine = Engine()
+        engine.start(scenario.plugins, scenario.host)
+        for step in scenario.steps:
+            event = step.event
+            response = {"id": 1, "ok": True, "result": engine.apply(event).to_json()}
+            found.append((response_schema(event.cmd, response), response))
+    return found
+
+
+RESPONSES = _suite_responses()
+
+
+def test_the_fast_path_accepts_every_protocol_response_of_the_reference_and_jsonschema_agrees():
+    assert len(RESPONSES) > 800
+    for schema, response in RESPONSES:
+        assert certainly_valid(schema, response), (schema, response)
+        assert validator(schema).is_valid(response)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(index=st.integers(0, len(RESPONSES) - 1), path_choice=st.integers(0, 10_000), replacement=JSON)
+def test_a_damaged_protocol_response_is_never_certainly_valid_unless_jsonschema_accepts_it(index, path_choice,
+                                                                                          replacement):
+    schema, response = RESPONSES[index]
+    damaged = json.loads(json.dumps(response))
+    containers = [damaged]
+    places = []
+    while containers:
+        node = containers.pop()
+        for key in (node if isinstance(node, dict) else range(len(node))):
+            places.append((node, key))
+            if isinstance(node[key], (dict, list)):
+                containers.append(node[key])
+    node, key = places[path_choice % len(places)]
+    node[key] = replacement
+    _agrees(schema, damaged)
