@@ -149,6 +149,8 @@ def _object(schema: dict[str, Any], instance: dict[str, Any], root: dict[str, An
     extra = schema.get("additionalProperties", True)
     if any(key not in instance for key in schema.get("required", ())):
         return False
+    if not schema.get("minProperties", 0) <= len(instance) <= schema.get("maxProperties", len(instance)):
+        return False
     names = schema.get("propertyNames")
     for key, value in instance.items():
         if names is not None and not _valid(names, key, root):
@@ -187,7 +189,7 @@ def _array(schema: dict[str, Any], instance: list[Any], root: dict[str, Any]) ->
 _HANDLED = _ANNOTATIONS | {"type", "enum", "const", "$ref", "properties", "patternProperties", "additionalProperties",
                            "required", "propertyNames", "minLength", "maxLength", "pattern", "format", "items",
                            "uniqueItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                           "anyOf", "oneOf", "not"}
+                           "anyOf", "oneOf", "not", "minProperties", "maxProperties"}
 
 
 def _valid(schema: Any, instance: Any, root: dict[str, Any]) -> bool:

@@ -89,7 +89,10 @@ def _suite_responses() -> list[tuple[str, dict]]:
     from reference_impl.engine import Engine
 
     scenarios, _ = load_suite()
-    found = []
+    hello = {"id": 1, "ok": True, "result": {**Engine.info.to_json(), "protocol_version": 1}}
+    found = [("protocol/hello-response", hello), ("protocol/start-response", {"id": 2, "ok": True, "result": {}}),
+             ("protocol/bye-response", {"id": 3, "ok": True, "result": {}}),
+             ("protocol/error-response", {"id": None, "ok": False, "error": {"message": "bad", "code": "invalid-json"}})]
     for scenario in scenarios:
         engine = Engine()
         engine.start(scenario.plugins, scenario.host)
