@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from conformance.commands._args import positive
+
 HELP = "Fuzz an implementation against the reference; shrink any disagreement into a scenario file."
 
 _EPILOG = """\
@@ -21,33 +23,20 @@ exit status: 0 nothing found, 1 found (the file's path and the first differing s
 printed), 2 usage error, 130 interrupted with nothing found"""
 
 
-def _positive(kind: type):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a{'n integer' if kind is int else ' number'}: {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError("must be more than 0")
-        return value
-
-    return parse
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas fuzz``."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
     parser.add_argument("--impl", required=True, metavar="IMPL", help="the implementation under test (see below)")
-    parser.add_argument("--max-examples", type=_positive(int), default=500, metavar="N",
+    parser.add_argument("--max-examples", type=positive(int), default=500, metavar="N",
                         help="generated cases to try (default: 500)")
     parser.add_argument("--seed", type=int, metavar="S", help="make the run reproducible (default: a random seed, printed)")
-    parser.add_argument("--time-budget", type=_positive(float), metavar="SECONDS",
+    parser.add_argument("--time-budget", type=positive(float), metavar="SECONDS",
                         help="stop searching after this long (default: no limit)")
     parser.add_argument("--out", default=".", metavar="DIR", help="where to write the scenario file (default: .)")
     parser.add_argument("--profile", action="append", choices=("activation", "text"), metavar="PROFILE",
                         help="compare only these profiles (repeatable: activation, text; default: all claimed)")
-    parser.add_argument("--timeout", type=_positive(float), default=10.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=positive(float), default=10.0, metavar="SECONDS",
                         help="per-step timeout for cmd: implementations (default: 10)")
 
 

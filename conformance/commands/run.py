@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Iterable
 
+from conformance.commands._args import positive
 from conformance.commands._output import write_report
 
 HELP = "Run the conformance suite against an implementation and report the results."
@@ -19,16 +20,6 @@ implementations (--impl):
 exit status: 0 every scenario passed (expected failures and skips allowed),
 1 failures, errors or stale expected failures, 2 usage or input errors,
 130 interrupted (the report of the scenarios run so far is still written)"""
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,8 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
     parser.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--expected-failures", metavar="FILE", help="YAML mapping of scenario id to the reason it fails")
-    parser.add_argument("--timeout", type=_positive, default=10.0, metavar="SECONDS",
-                        help="per-step timeout for cmd: implementations (default: 10)")
+    parser.add_argument("--timeout", type=positive(float), default=5.0, metavar="SECONDS",
+                        help="per-step timeout for cmd: implementations (default: 5)")
     parser.add_argument("--check-messages", action="store_true",
                         help="check every stdio protocol message against its JSON Schema")
 

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from conformance.commands._args import positive
 from conformance.commands._output import write_report
 
 HELP = "Check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)."
@@ -31,16 +32,6 @@ See docs/guides/validating.md and docs/rules/<code>.md; --list-rules prints ever
 """
 
 
-def _positive(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return number
-
-
 def _names(values: list[str] | None) -> list[str]:
     return [name.strip() for value in values or () for name in value.split(",") if name.strip()]
 
@@ -60,15 +51,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--config", metavar="FILE", help="config file (default: the nearest .pas.yaml in this folder or a parent)")
     add("--no-config", action="store_true", help="ignore any .pas.yaml")
     add("--disable", action="append", metavar="CODE[,CODE]", help="turn codes off (repeatable)")
-    add("--brief-min-length", type=_positive, metavar="N", help="brief-too-short below N columns (default 20)")
-    add("--brief-max-length", type=_positive, metavar="N", help="brief-too-long above N columns (default 400)")
+    add("--brief-min-length", type=positive(int), metavar="N", help="brief-too-short below N columns (default 20)")
+    add("--brief-max-length", type=positive(int), metavar="N", help="brief-too-long above N columns (default 400)")
     add("--known-module", action="append", metavar="NAME[,NAME]",
         help="a module provided outside the validated set (a host built-in); repeatable")
     add("--no-cross-file", action="store_true",
         help="skip the rules that compare files (dependencies, duplicates, strategies)")
     for cap, default in (("max-bytes", "2 MiB"), ("max-depth", "64"), ("max-aliases", "100"), ("max-nodes", "200000")):
-        add(f"--{cap}", type=_positive, metavar="N", help=f"loader cap (default {default})")
-    add("-j", "--jobs", type=_positive, metavar="N", help="worker processes (default: automatic for large sets)")
+        add(f"--{cap}", type=positive(int), metavar="N", help=f"loader cap (default {default})")
+    add("-j", "--jobs", type=positive(int), metavar="N", help="worker processes (default: automatic for large sets)")
     add("--list-rules", action="store_true", help="print every code with its severity and exit")
 
 
