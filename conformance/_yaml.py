@@ -27,6 +27,8 @@ import yaml
 from conformance.problems import Problem, SourceLocation, pointer_join
 
 _Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The file names PAS reads documents from (manifests, host configs, scenarios).
+DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance._yaml import YamlDocument, load_mapping
+from conformance._yaml import DOCUMENT_SUFFIXES, YamlDocument, load_mapping
 from conformance.problems import Problem, Severity, SourceLocation
 from conformance.schemas import check_against
 from reference_impl.errors import MalformedDocument
@@ -24,7 +24,6 @@ from reference_impl.host_config import ENV_PREFIX, HostProblem, Origin, Provenan
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig, Manifest
 
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 IO_CODES = frozenset({"unreadable", "not-a-directory", "file-too-large", "invalid-utf8", "not-text"})
 # Host problems that come from a malformed command line, not from the inputs (exit 2).
 USAGE_CODES = frozenset({"override-syntax", "override-unknown-plugin"})
@@ -83,7 +82,7 @@ def load_plugin_dir(folder: Path | str,
     docs: dict[str, YamlDocument] = {}
     problems: list[Problem] = []
     skipped = Path(skip).resolve() if skip is not None else None
-    files = sorted((p for p in root.rglob("*") if p.suffix in MANIFEST_SUFFIXES and p.is_file()
+    files = sorted((p for p in root.rglob("*") if p.suffix in DOCUMENT_SUFFIXES and p.is_file()
                     and p.resolve() != skipped), key=lambda p: p.relative_to(root).as_posix())
     for path in files:
         manifest, doc, found = _load_manifest(path)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from conformance._yaml import YamlDocument, load_mapping
+from conformance._yaml import DOCUMENT_SUFFIXES, YamlDocument, load_mapping
 from conformance.problems import Problem, Severity, SourceLocation, pointer_join
 from conformance.schemas import check_against
 from conformance.simulate_script import ScriptCommand, parse_script
@@ -25,7 +25,6 @@ EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 EXAMPLE_PLUGINS = EXAMPLES_DIR / "plugins"
 EXAMPLE_HOST = EXAMPLES_DIR / "host.yaml"
 DEFAULT_SCRIPT = EXAMPLES_DIR / "default.pas"
-MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_SCRIPT_BYTES = 1024 * 1024
 
 
@@ -114,9 +113,9 @@ def load_plugins(directory: Path | str) -> tuple[tuple[Manifest, ...], tuple[Pro
         return (), (Problem(code="missing-directory", message="the plugin folder does not exist", source=where),)
     if not folder.is_dir():
         return (), (Problem(code="not-a-directory", message="--plugins needs a folder of manifests", source=where),)
-    files = sorted(p for p in folder.iterdir() if p.suffix in MANIFEST_SUFFIXES and p.is_file())
+    files = sorted(p for p in folder.iterdir() if p.suffix in DOCUMENT_SUFFIXES and p.is_file())
     if not files:
-        suffixes = ", ".join(MANIFEST_SUFFIXES)
+        suffixes = ", ".join(DOCUMENT_SUFFIXES)
         return (), (Problem(code="no-manifests", message=f"the folder holds no manifest files ({suffixes})",
                             source=where),)
     manifests: dict[str, tuple[Manifest, Path]] = {}

@@ -17,12 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from conformance import lint
-from conformance._yaml import YamlDocument, parse_documents, read_text
+from conformance._yaml import DOCUMENT_SUFFIXES, YamlDocument, parse_documents, read_text
 from conformance.lint.facts import HostFacts, ManifestFacts, doc_problem, host_facts, make_problem, manifest_facts
 from conformance.problems import Problem, Severity, SourceLocation
 from conformance.suppress import Config, Suppressions, apply_suppressions, parse_suppressions
 
-EXTENSIONS = (".yaml", ".yml", ".json")
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
 IO_CODES = frozenset({"path-not-found", "unreadable"})
 _SCHEMA_REF = re.compile(r"(plugin-manifest|host-config)\.schema\.(?:json|ya?ml)(?:#.*)?$")
@@ -135,7 +134,7 @@ def _walk(root: str) -> list[str]:
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
         found.extend(os.path.join(folder, f) for f in sorted(files)
-                     if not f.startswith(".") and f.lower().endswith(EXTENSIONS))
+                     if not f.startswith(".") and f.lower().endswith(DOCUMENT_SUFFIXES))
     return found
 
 

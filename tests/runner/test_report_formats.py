@@ -120,7 +120,9 @@ def test_junit_strips_characters_xml_cannot_hold(mixed):
 
     broken = replace(mixed.results[2], error=ErrorDetail(reason="garbage \x00\x1b", detail="\x07"))
     run = replace(mixed, results=(broken,))
-    ET.fromstring(render(run, "junit"))
+    text = render(run, "junit")
+    ET.fromstring(text)  # raises when a character XML cannot hold is left in
+    assert "garbage" in text and "\x00" not in text and "\x1b" not in text
 
 
 def test_markdown_has_a_summary_table_and_the_failures(mixed):
