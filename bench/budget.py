@@ -36,9 +36,9 @@ def budget(*extra: str) -> dict:
 
 def per_plugin() -> list[tuple[str, int, int, int]]:
     """(module, full block tokens, sleeping block tokens, parameter tokens) for every sleep-eligible example."""
-    from conformance.budget.measure import parameters_text
-    from conformance.budget.tokenizer import load_tokenizer
-    from conformance.simulate import EXAMPLE_HOST, EXAMPLE_PLUGINS, load_host, load_plugins
+    from conformance.tools.budget.measure import parameters_text
+    from conformance.tools.budget.tokenizer import load_tokenizer
+    from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, load_host, load_plugins
     from reference_impl.eligibility import is_sleep_eligible
     from reference_impl.events import PluginView
     from reference_impl.model import PluginState

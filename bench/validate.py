@@ -69,7 +69,7 @@ def generate(folder: Path, count: int) -> list[str]:
 def schema_json(folder: Path) -> str:
     """The bundled manifest schema converted to JSON, for check-jsonschema."""
     sys.path.insert(0, str(ROOT))
-    from conformance.schemas import schema
+    from conformance.documents.schemas import schema
 
     path = folder / "plugin-manifest.schema.json"
     path.write_text(json.dumps(schema("plugin-manifest")), encoding="utf-8")

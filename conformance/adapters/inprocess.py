@@ -1,5 +1,5 @@
-"""The in-process adapter: drives a Python :class:`~conformance.implementation.Scheduler`
-(or a host-only :class:`~conformance.implementation.Host`).
+"""The in-process adapter: drives a Python :class:`~conformance.adapters.implementation.Scheduler`
+(or a host-only :class:`~conformance.adapters.implementation.Host`).
 
 Every call into the implementation is guarded: any exception it raises, and any answer
 that is not an observation, becomes :class:`ImplementationFailed`, which the runner
@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from conformance.implementation import Host, ImplementationFailed, Scheduler
+from conformance.adapters.implementation import Host, ImplementationFailed, Scheduler
 from reference_impl.events import AdminObservation, CallObservation, Event, RunObservation
 from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand

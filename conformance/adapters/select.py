@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from conformance.implementation import Adapter
+from conformance.adapters.implementation import Adapter
 from reference_impl.errors import PasError
 
 DEFAULT_TIMEOUT = 10.0

@@ -4,7 +4,7 @@ The implementation is a process that reads one JSON request per line on stdin an
 one JSON response per line on stdout. :class:`StdioAdapter` starts it lazily, checks every
 response against its schema, and turns every misbehaviour (exit, hang, garbage, an
 overlong line, a wrong id, a schema-invalid or ``ok: false`` answer) into
-:class:`~conformance.implementation.ImplementationFailed`, after killing the process and
+:class:`~conformance.adapters.implementation.ImplementationFailed`, after killing the process and
 its whole process group. Three daemon threads per process pump stdin, stdout and stderr,
 so a silent, flooding or non-reading implementation can never block the runner.
 """
@@ -20,10 +20,10 @@ import time
 from collections.abc import Sequence
 from typing import Any, cast
 
-from conformance import protocol
-from conformance.implementation import ImplementationFailed
-from conformance.protocol.messages import ByeRequest, HelloRequest, HelloResponse, StartRequest
-from conformance.protocol.wire import PROTOCOL_VERSION, MessageInvalid, check_message, decode, encode
+from conformance.adapters import protocol
+from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, HelloResponse, StartRequest
+from conformance.adapters.protocol.wire import PROTOCOL_VERSION, MessageInvalid, check_message, decode, encode
 from reference_impl.events import Event
 from reference_impl.host_commands import HostCommand, is_host_command
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
@@ -164,7 +164,7 @@ def _read_or_empty(fd: int) -> bytes:
 
 
 class StdioAdapter:
-    """The :class:`~conformance.implementation.Adapter` for an implementation run as ``argv``.
+    """The :class:`~conformance.adapters.implementation.Adapter` for an implementation run as ``argv``.
 
     ``timeout`` bounds each request, from sending it to reading the whole answer;
     ``max_line_bytes`` bounds each output line; with ``check_messages`` the requests

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance.problems import Problem
+from reference_impl.problems import Problem
 
 PROTOCOL_ORDER = ("hello", "start", "run", "activate", "extend", "set-strategy", "enable", "disable",
                   "set-scheduler", "restart", "bye", "error", "common")
@@ -29,7 +29,7 @@ class GeneratedSite:
 
 
 def _load(path: Path) -> tuple[Any, list[Problem]]:
-    from conformance._yaml import load_mapping
+    from conformance.documents.loader import load_mapping
 
     doc, problems = load_mapping(path)
     return (doc.value if doc is not None else None), problems
@@ -88,8 +88,8 @@ def generate() -> GeneratedSite:
     from conformance.docs_gen.scenario_pages import coverage_of, scenario_catalogue, scenario_page_of
     from conformance.docs_gen.spec_pages import decision_tables_page, specification_page
     from conformance.docs_gen.timeline import overview_timelines
-    from conformance.lint.registry import RULES
-    from conformance.scenario import SUITE_DIR, load_suite
+    from conformance.validate.lint.registry import RULES
+    from conformance.suite.scenario import SUITE_DIR, load_suite
     from reference_impl.spec_files import spec_dir, spec_version
 
     requirements, problems = _load(spec_dir() / "requirements.yaml")

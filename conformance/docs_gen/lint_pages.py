@@ -13,7 +13,7 @@ FAMILY_ORDER = ("loader", "schema", "kind", "brief", "structure", "yaml", "graph
 def lint_rules_page(rules: Iterable[Any]) -> str:
     """One table per rule family: code (linked to its page), default severity, suppressible, summary.
 
-    ``rules`` are ``conformance.lint.registry.Rule`` values (code, severity, family, summary,
+    ``rules`` are ``conformance.validate.lint.registry.Rule`` values (code, severity, family, summary,
     suppressible).
     """
     by_family: dict[str, list[Any]] = {}
@@ -21,7 +21,7 @@ def lint_rules_page(rules: Iterable[Any]) -> str:
         by_family.setdefault(rule.family, []).append(rule)
     families = [f for f in FAMILY_ORDER if f in by_family] + sorted(f for f in by_family if f not in FAMILY_ORDER)
     total = sum(len(v) for v in by_family.values())
-    lines = header("Lint rules", "conformance/lint/registry.py", intro=(
+    lines = header("Lint rules", "conformance/validate/lint/registry.py", intro=(
         f"Every problem code `pas validate` can report, {total} in all, with its default severity. "
         "Each code has its own page: what it means, why it matters and how to fix it. Codes are "
         "stable; suppressible ones can be silenced with a `# pas: disable=CODE` comment or in the "

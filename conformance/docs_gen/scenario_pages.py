@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.docs_gen._md import code, header, link, one_line, requirement_links, table, value
-from conformance.scenario import DEFAULT_CONVERSATION, Scenario, Step
+from conformance.suite.scenario import DEFAULT_CONVERSATION, Scenario, Step
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
 from reference_impl.events import OMITTED
 from reference_impl.model import Manifest
@@ -256,7 +256,7 @@ def scenario_catalogue(scenarios: Sequence[Scenario], suite_dir: Path) -> dict[s
     Returns page text by path relative to docs/generated/.
     """
     groups = _groups(scenarios, suite_dir)
-    lines = header("Scenario catalogue", "conformance/scenarios/", intro=(
+    lines = header("Scenario catalogue", "conformance/suite/scenarios/", intro=(
         f"The conformance suite: {len(scenarios)} scenarios in {len(groups)} categories, each a script "
         "of events with the view or outcome it must produce. `pas run` drives any implementation "
         "through these very files; scenario ids are stable and never reused."))
@@ -266,7 +266,7 @@ def scenario_catalogue(scenarios: Sequence[Scenario], suite_dir: Path) -> dict[s
         lines += table(["Scenario", "What it shows", "Covers"], [
             [link(code(s.id), f"{category}.md#{s.id}"), s.title, requirement_links(s.covers, SPEC)] for s in group
         ])
-        page = header(_category_title(category), f"conformance/scenarios/{category}/", intro=(
+        page = header(_category_title(category), f"conformance/suite/scenarios/{category}/", intro=(
             f"{len(group)} scenarios. A plugin column in a step table is the plugin's expected view "
             "in that run (empty: not checked); the last column is what the step must produce "
             "otherwise. Back to the [catalogue](index.md)."))

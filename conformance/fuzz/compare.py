@@ -2,7 +2,7 @@
 
 The comparison is exactly the one a scenario file makes: the reference's observation at
 each step is turned into a scenario step with full expectations (:func:`expectation`), and
-:func:`conformance.expectations.check_step` compares the implementation's observation with
+:func:`conformance.suite.expectations.check_step` compares the implementation's observation with
 it. So a case disagrees here if and only if the scenario written from it fails. The
 structured view is always compared; ``text`` only when the implementation claims the text
 profile.
@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.expectations import RUN_KEYS, Mismatch, check_step
+from conformance.suite.expectations import RUN_KEYS, Mismatch, check_step
 from conformance.fuzz.case import Case, action_of
-from conformance.implementation import Adapter, ImplementationFailed
-from conformance.scenario import Step, TextExpectation
+from conformance.adapters.implementation import Adapter, ImplementationFailed
+from conformance.suite.scenario import Step, TextExpectation
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Event, Extend, StartRun
 

@@ -20,7 +20,7 @@ import yaml
 from conformance.fuzz.case import MAIN, Case, action_of, describe
 from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations
 from conformance.fuzz.covers import derive_covers
-from conformance.problems import Problem
+from reference_impl.problems import Problem
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Event, Extend, OMITTED, SetScheduler, SetStrategy, StartRun
 from reference_impl.model import HostConfig
@@ -163,10 +163,10 @@ def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -
 
 def check_document(text: str, case: Case, *, path: str, text_profile: bool) -> list[Problem]:
     """Problems with a dumped scenario: schema, loading it back, and passing on the reference."""
-    from conformance._yaml import parse_documents
+    from conformance.documents.loader import parse_documents
     from conformance.adapters.inprocess import reference_adapter
-    from conformance.runner import run_scenario
-    from conformance.scenario import parse_scenario
+    from conformance.suite.runner import run_scenario
+    from conformance.suite.scenario import parse_scenario
 
     docs, problems = parse_documents(text, path)
     if problems or len(docs) != 1:

@@ -8,7 +8,7 @@ from pathlib import Path
 from conformance.fuzz.case import describe
 from conformance.fuzz.compare import Verdict
 from conformance.fuzz.search import FuzzResult
-from conformance.problems import Problem
+from reference_impl.problems import Problem
 
 _SHOWN_MISMATCHES = 6
 

@@ -22,9 +22,9 @@ from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Disagreement, Verdict, compare_case
 from conformance.fuzz.minimise import minimise
 from conformance.fuzz.strategies import MAX_STEPS, cases
-from conformance.implementation import Adapter
-from conformance.results import ErrorDetail
-from conformance.runner import effective_profiles, greet
+from conformance.adapters.implementation import Adapter
+from conformance.suite.results import ErrorDetail
+from conformance.suite.runner import effective_profiles, greet
 from reference_impl.engine import Engine
 from reference_impl.model import ImplementationInfo
 

@@ -7,14 +7,14 @@ from pathlib import Path
 from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
 from conformance.fuzz.report import render
 from conformance.fuzz.search import FuzzResult
-from conformance.implementation import Adapter
-from conformance.problems import Problem
+from conformance.adapters.implementation import Adapter
+from reference_impl.problems import Problem
 
 
 def confirm(path: Path, adapter: Adapter, *, text: bool) -> str:
     """The outcome of the written scenario on the implementation (expected: failed or errored)."""
-    from conformance.runner import run_scenario
-    from conformance.scenario import load_scenario
+    from conformance.suite.runner import run_scenario
+    from conformance.suite.scenario import load_scenario
 
     scenario, problems = load_scenario(path)
     if scenario is None:

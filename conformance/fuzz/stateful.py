@@ -8,7 +8,7 @@ exactly as ``pas fuzz`` and ``pas run`` compare. Hypothesis then shrinks the fai
 of rules and prints it. Five lines in a test module of your own::
 
     from hypothesis import settings
-    from conformance.stateful import scheduler_state_machine
+    from conformance.fuzz.stateful import scheduler_state_machine
     from myframework.pas_adapter import create
 
     TestAgainstReference = scheduler_state_machine(create, settings=settings(max_examples=200)).TestCase
@@ -31,8 +31,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from conformance.fuzz.case import CONVERSATIONS, MAIN, describe
 from conformance.fuzz.compare import differences
 from conformance.fuzz.strategies import CONVERSATION_CHOICES, ROUNDS_ARGUMENTS, STRATEGY_VALUES, targets, worlds
-from conformance.implementation import Adapter, ImplementationFailed
-from conformance.runner import effective_profiles
+from conformance.adapters.implementation import Adapter, ImplementationFailed
+from conformance.suite.runner import effective_profiles
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun
 from reference_impl.model import HostConfig, Manifest

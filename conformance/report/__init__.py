@@ -1,4 +1,4 @@
-"""Reporters: turn a :class:`~conformance.results.RunResult` into text for people or tools.
+"""Reporters: turn a :class:`~conformance.suite.results.RunResult` into text for people or tools.
 
 Each format is a module here with ``render(run, *, color=False) -> str``:
 ``text`` (people; colour on a terminal), ``json`` (JSON lines), ``junit`` (JUnit XML),
@@ -12,7 +12,7 @@ import os
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # keep ``import conformance.report.<other>`` light
-    from conformance.results import RunResult
+    from conformance.suite.results import RunResult
 
 FORMATS = ("text", "json", "junit", "markdown", "badge", "badge-svg")
 _MODULES = {

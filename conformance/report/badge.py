@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from conformance.results import RunResult
+    from conformance.suite.results import RunResult
 
 LABEL = "PAS"
 PROFILE_ORDER = ("activation", "text", "host")

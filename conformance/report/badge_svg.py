@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from conformance.report.badge import badge_of_run, svg
 
 if TYPE_CHECKING:
-    from conformance.results import RunResult
+    from conformance.suite.results import RunResult
 
 
 def render(run: RunResult, *, color: bool = False) -> str:

@@ -32,7 +32,7 @@ import json
 import math
 from typing import Any
 
-from conformance.results import RunResult
+from conformance.suite.results import RunResult
 
 
 def _fallback(value: Any) -> str:

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from conformance.report.text import error_text, failure_text, headline
-from conformance.results import Outcome, RunResult, ScenarioResult
+from conformance.suite.results import Outcome, RunResult, ScenarioResult
 
 _PROFILE_ORDER = ("host", "text", "activation")
 # XML 1.0 cannot hold most control characters; an implementation's garbage may contain them.

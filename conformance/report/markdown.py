@@ -6,7 +6,7 @@ Fit for a CI job summary (e.g. ``>> $GITHUB_STEP_SUMMARY``) or a pull-request co
 from __future__ import annotations
 
 from conformance.report.text import failure_text, headline, summary_line
-from conformance.results import Outcome, RequirementStatus, RunResult
+from conformance.suite.results import Outcome, RequirementStatus, RunResult
 
 
 def _cell(text: str) -> str:

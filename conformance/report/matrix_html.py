@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from conformance.matrix import NO_REQUIREMENT, Matrix
+from conformance.report.matrix import NO_REQUIREMENT, Matrix
 
 # Marks that every common font has (emoji glyphs are missing on many systems); colour says the rest.
 SYMBOLS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "×", "stale": "!", "untested": "○"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.matrix import NO_REQUIREMENT, Matrix
+from conformance.report.matrix import NO_REQUIREMENT, Matrix
 
 SYMBOLS = {"passed": "✅", "failed": "❌", "errored": "💥", "skipped": "⏭️", "xfailed": "🟡", "stale": "❗",
            "untested": "⚪", "": "—"}

@@ -1,6 +1,6 @@
 """Renderers for ``pas validate`` problems: text, json, github; junit and sarif live beside.
 
-Every renderer takes the :class:`~conformance.validate.Outcome` and returns the whole report
+Every renderer takes the :class:`~conformance.validate.check.Outcome` and returns the whole report
 as a string; choosing the format, the colours and the stream is the command's job.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from conformance.problems import Problem, Severity
+from reference_impl.problems import Problem, Severity
 
 if TYPE_CHECKING:
-    from conformance.validate import Outcome
+    from conformance.validate.check import Outcome
 
 FORMATS = ("text", "json", "github", "junit", "sarif")
 _COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
@@ -81,7 +81,7 @@ def render_text(outcome: Outcome, *, color: bool = False, quiet: bool = False) -
 
 def problem_json(problem: Problem) -> dict:
     """A problem as JSON, with the URL of its code's docs page."""
-    from conformance.lint.registry import RULES
+    from conformance.validate.lint.registry import RULES
 
     doc = problem.to_json()
     rule = RULES.get(problem.code)

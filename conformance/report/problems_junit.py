@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
-from conformance.problems import Problem, Severity
+from reference_impl.problems import Problem, Severity
 
 if TYPE_CHECKING:
-    from conformance.validate import Outcome
+    from conformance.validate.check import Outcome
 
 
 def _grouped(outcome: Outcome) -> dict[str, list[Problem]]:

@@ -6,11 +6,11 @@ import json
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from conformance.lint.registry import RULES
-from conformance.problems import Problem, Severity
+from conformance.validate.lint.registry import RULES
+from reference_impl.problems import Problem, Severity
 
 if TYPE_CHECKING:
-    from conformance.validate import Outcome
+    from conformance.validate.check import Outcome
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from conformance.expectations import Mismatch
-from conformance.problems import SourceLocation
-from conformance.results import Outcome, RequirementStatus, RunResult, ScenarioResult
+from conformance.suite.expectations import Mismatch
+from reference_impl.problems import SourceLocation
+from conformance.suite.results import Outcome, RequirementStatus, RunResult, ScenarioResult
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
 _OUTCOME_COLOR = {Outcome.FAILED: "red", Outcome.ERRORED: "red", Outcome.STALE: "red",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))

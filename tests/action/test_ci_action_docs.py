@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "guides" / "ci-action.md").read_text(encoding="utf-8")

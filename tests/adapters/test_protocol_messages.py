@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from conformance import protocol
-from conformance.protocol.host import HOST_REQUESTS
-from conformance.protocol.messages import (
+from conformance.adapters import protocol
+from conformance.adapters.protocol.host import HOST_REQUESTS
+from conformance.adapters.protocol.messages import (
     ByeRequest,
     ByeResponse,
     ErrorResponse,
@@ -23,8 +23,8 @@ from conformance.protocol.messages import (
     StartRequest,
     StartResponse,
 )
-from conformance.protocol.wire import check_message, decode, encode
-from conformance.serve import Session, serve
+from conformance.adapters.protocol.wire import check_message, decode, encode
+from conformance.adapters.serve import Session, serve
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import (

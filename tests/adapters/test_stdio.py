@@ -15,9 +15,9 @@ import pytest
 
 from conformance.adapters import stdio
 from conformance.adapters.stdio import StdioAdapter
-from conformance.implementation import ImplementationFailed
-from conformance.protocol.wire import MessageInvalid
-from conformance.scenario import Scenario, load_suite
+from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.protocol.wire import MessageInvalid
+from conformance.suite.scenario import Scenario, load_suite
 from reference_impl.engine import Engine
 from reference_impl.events import (
     Activate,

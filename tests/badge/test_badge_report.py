@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conformance import report
-from conformance.cli import main
+from conformance.cli.main import main
 from conformance.report import badge, badge_svg, jsonl
-from conformance.results import Outcome, RunResult, ScenarioResult, Summary
+from conformance.suite.results import Outcome, RunResult, ScenarioResult, Summary
 from reference_impl.model import ImplementationInfo
 
 INFO = ImplementationInfo(name="demo", version="1.0.0", language="rust", profiles=("activation", "text"))

@@ -9,10 +9,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from budget_helpers import sleeper_set
 
-from conformance.budget.chart import ChartUnavailable, render_svg, write_chart
-from conformance.budget.measure import measure_budget
-from conformance.budget.tokenizer import load_tokenizer
-from conformance.cli import main
+from conformance.tools.budget.chart import ChartUnavailable, render_svg, write_chart
+from conformance.tools.budget.measure import measure_budget
+from conformance.tools.budget.tokenizer import load_tokenizer
+from conformance.cli.main import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -106,7 +106,7 @@ def test_a_bad_script_exits_with_2_and_names_the_line(tmp_path, capsys):
 
 
 def test_an_unavailable_tokenizer_exits_with_2(monkeypatch, capsys):
-    from conformance.budget import tokenizer
+    from conformance.tools.budget import tokenizer
 
     monkeypatch.setattr(tokenizer, "VOCAB_PACKAGE", "no-such-vocabulary-package")
     tokenizer._cl100k.cache_clear()

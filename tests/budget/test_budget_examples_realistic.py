@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conformance.simulate import EXAMPLE_PLUGINS, load_plugins
+from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS, load_plugins
 from reference_impl.events import PluginView
 from reference_impl.model import PluginState
 from reference_impl.render import render_block
@@ -43,7 +43,7 @@ def test_every_example_method_documents_exactly_its_parameters(method):
 
 
 def test_pas_validate_finds_nothing_at_all_in_the_example_set(capsys):
-    from conformance.cli import main
+    from conformance.cli.main import main
 
     code = main(["validate", "--strict", str(EXAMPLE_PLUGINS.parent)])
     out = capsys.readouterr().out

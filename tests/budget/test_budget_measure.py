@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from budget_helpers import manifest, sleeper_set, write_set
 
-from conformance.budget.measure import TYPICAL_MIX, Size, measure_budget, parameters_text, saving
-from conformance.budget.tokenizer import load_tokenizer
-from conformance.simulate import simulate
+from conformance.tools.budget.measure import TYPICAL_MIX, Size, measure_budget, parameters_text, saving
+from conformance.tools.budget.tokenizer import load_tokenizer
+from conformance.tools.simulate.simulation import simulate
 from reference_impl.events import CallObservation, RunObservation
 
 ESTIMATE = load_tokenizer("estimate")

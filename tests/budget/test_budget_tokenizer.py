@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from conformance.budget import tokenizer as tok
+from conformance.tools.budget import tokenizer as tok
 
 
 def _block_network(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.expectations import check_step
-from conformance.scenario import SUITE_DIR, Scenario, load_suite
+from conformance.suite.expectations import check_step
+from conformance.suite.scenario import SUITE_DIR, Scenario, load_suite
 from reference_impl.engine import Engine
 from reference_impl.spec_files import spec_dir
 

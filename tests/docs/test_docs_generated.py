@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.cli import main
+from conformance.cli.main import main
 from conformance.docs_gen import GeneratedSite, generate, stale_files, write_generated
 from conformance.docs_gen._md import cell, code, linkify
 from conformance.docs_gen.scenario_pages import view_text
 from conformance.docs_gen.timeline import example, observe, overview_timelines
-from conformance.lint.registry import RULES
-from conformance.scenario import load_suite
+from conformance.validate.lint.registry import RULES
+from conformance.suite.scenario import load_suite
 from reference_impl.spec_files import spec_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,7 +154,7 @@ def test_expected_views_read_as_short_phrases():
 
 
 def test_pas_docs_generate_writes_nothing_when_a_source_has_problems(tmp_path, capsys, monkeypatch):
-    from conformance.problems import Problem, SourceLocation
+    from reference_impl.problems import Problem, SourceLocation
 
     broken = GeneratedSite(problems=(Problem(code="yaml-syntax", message="the YAML does not parse",
                                              source=SourceLocation(path="spec/requirements.yaml", line=3)),))

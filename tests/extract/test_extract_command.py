@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CLEAN = ["basic.py", "note.py", "dice.py", "two_plugins.py"]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.extract.manifests import manifest_doc, plan_outputs
-from conformance.extract.nekro import extract, scan_source
-from conformance.problems import Severity
+from conformance.tools.extract.manifests import manifest_doc, plan_outputs
+from conformance.tools.extract.nekro import extract, scan_source
+from reference_impl.problems import Severity
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -10,9 +10,9 @@ from types import ModuleType
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.fuzz.search import FuzzOptions, FuzzResult, fuzz
-from conformance.results import Outcome
-from conformance.runner import run_scenario
-from conformance.scenario import Scenario, load_scenario
+from conformance.suite.results import Outcome
+from conformance.suite.runner import run_scenario
+from conformance.suite.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = ROOT / "tests" / "fakes"

@@ -7,7 +7,7 @@ import re
 import pytest
 from fuzz_support import FAKES, SEED
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from conformance.fuzz.compare import differences
 from conformance.fuzz.minimise import minimise
 from conformance.fuzz.progress import Progress
 from conformance.fuzz.strategies import manifest
-from conformance.implementation import ImplementationFailed
+from conformance.adapters.implementation import ImplementationFailed
 from reference_impl.events import Activate, Restart, SetScheduler, StartRun
 from reference_impl.model import HostConfig
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import yaml
 
-from conformance.coverage import load_requirements
-from conformance.expectations import Mismatch
+from conformance.suite.coverage import load_requirements
+from conformance.suite.expectations import Mismatch
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Disagreement, Verdict, compare_case
 from conformance.fuzz.covers import CALL_FIELD_COVERS, OUTCOME_COVERS, REPLY_TEXT_COVERS, RUN_FIELD_COVERS, STATE_COVERS, STEP_COVERS, derive_covers

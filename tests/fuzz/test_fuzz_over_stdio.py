@@ -12,8 +12,8 @@ from conformance.adapters.stdio import StdioAdapter
 from conformance.fuzz.compare import Verdict
 from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
 from conformance.fuzz.search import FuzzOptions, fuzz
-from conformance.results import Outcome
-from conformance.runner import run_scenario
+from conformance.suite.results import Outcome
+from conformance.suite.runner import run_scenario
 
 pytestmark = pytest.mark.slow
 

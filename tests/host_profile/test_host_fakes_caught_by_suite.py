@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from conformance.cli import main
-from conformance.scenario import SUITE_DIR
+from conformance.cli.main import main
+from conformance.suite.scenario import SUITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = ROOT / "tests" / "fakes"

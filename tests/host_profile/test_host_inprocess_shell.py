@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from conformance.adapters.inprocess import InProcessAdapter, observation_json
-from conformance.implementation import Host, ImplementationFailed, Scheduler
-from conformance.results import Outcome
-from conformance.runner import run_scenario
-from conformance.scenario import HostExpectation, Scenario, Step
+from conformance.adapters.implementation import Host, ImplementationFailed, Scheduler
+from conformance.suite.results import Outcome
+from conformance.suite.runner import run_scenario
+from conformance.suite.scenario import HostExpectation, Scenario, Step
 from reference_impl.engine import Engine
 from reference_impl.events import StartRun
 from reference_impl.host import HostEngine, HostObservation

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from conformance import protocol
+from conformance.adapters import protocol
 from conformance.adapters.stdio import StdioAdapter
-from conformance.implementation import ImplementationFailed
-from conformance.protocol.host import HOST_REQUESTS, HOST_RESPONSES, HostReadConfigResponse
-from conformance.protocol.wire import check_message, encode
-from conformance.serve import Session
+from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.protocol.host import HOST_REQUESTS, HOST_RESPONSES, HostReadConfigResponse
+from conformance.adapters.protocol.wire import check_message, encode
+from conformance.adapters.serve import Session
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.host_commands import (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.scenario import HostExpectation, load_scenario
+from conformance.suite.scenario import HostExpectation, load_scenario
 from reference_impl.host_commands import Behaviour, Dispatch, Load, OpenConversation, ReadConfig, Reload, Start, Stop
 
 PLUGINS = """\

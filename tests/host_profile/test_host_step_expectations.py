@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.expectations import check_host, check_step
-from conformance.scenario import HostExpectation, Step
+from conformance.suite.expectations import check_host, check_step
+from conformance.suite.scenario import HostExpectation, Step
 from reference_impl.host_commands import Start
 
 EVENTS = [{"event": "set_up", "module_name": "memory"}, {"event": "setup_failed", "module_name": "notes"},

@@ -10,11 +10,11 @@ import pytest
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.adapters.stdio import StdioAdapter
-from conformance.cli import main
-from conformance.coverage import DEFAULT_PROFILES, check_coverage, load_requirements
-from conformance.results import Outcome
-from conformance.runner import run_suite
-from conformance.scenario import SUITE_DIR, load_suite
+from conformance.cli.main import main
+from conformance.suite.coverage import DEFAULT_PROFILES, check_coverage, load_requirements
+from conformance.suite.results import Outcome
+from conformance.suite.runner import run_suite
+from conformance.suite.scenario import SUITE_DIR, load_suite
 from reference_impl.engine import Engine
 from reference_impl.host import HostEngine
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters.stdio import StdioAdapter
-from conformance.results import Outcome
-from conformance.runner import run_suite
-from conformance.scenario import load_suite
+from conformance.suite.results import Outcome
+from conformance.suite.runner import run_suite
+from conformance.suite.scenario import load_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "js-scheduler"

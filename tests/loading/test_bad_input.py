@@ -1,8 +1,8 @@
 """Bad input to the loaders: every error is a Problem naming the file, the field and line:col.
 
-Manifests and host configs go through conformance._yaml (parse with locations), then
-conformance.schemas (JSON Schema), then the model's from_json; scenarios go through
-conformance.scenario.load_scenario. None of these may raise for bad input.
+Manifests and host configs go through conformance.documents.loader (parse with locations), then
+conformance.documents.schemas (JSON Schema), then the model's from_json; scenarios go through
+conformance.suite.scenario.load_scenario. None of these may raise for bad input.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from textwrap import dedent
 
 import pytest
 
-from conformance._yaml import Limits, load_documents, load_mapping, parse_documents
-from conformance.problems import Problem
-from conformance.scenario import FIXTURES_FILE, load_scenario, load_suite
-from conformance.schemas import check_against, schema
+from conformance.documents.loader import Limits, load_documents, load_mapping, parse_documents
+from reference_impl.problems import Problem
+from conformance.suite.scenario import FIXTURES_FILE, load_scenario, load_suite
+from conformance.documents.schemas import check_against, schema
 from reference_impl.model import HostConfig, Manifest
 
 MANIFEST = """\

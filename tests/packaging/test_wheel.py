@@ -50,8 +50,8 @@ def test_the_wheel_contains_the_spec_and_the_scenarios(wheel: Path) -> None:
     assert "reference_impl/_spec/requirements.yaml" in names
     assert "reference_impl/_spec/VERSION" in names
     assert "reference_impl/_spec/schemas/plugin-manifest.schema.yaml" in names
-    assert "conformance/scenarios/fixtures.yaml" in names
-    assert any(n.startswith("conformance/scenarios/") and n != "conformance/scenarios/fixtures.yaml" for n in names)
+    assert "conformance/suite/scenarios/fixtures.yaml" in names
+    assert any(n.startswith("conformance/suite/scenarios/") and n != "conformance/suite/scenarios/fixtures.yaml" for n in names)
 
 
 def test_pas_finds_the_bundled_spec_from_a_folder_with_no_checkout(installed: Path, tmp_path: Path) -> None:

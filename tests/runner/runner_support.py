@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from conformance.scenario import SUITE_DIR, Scenario, load_scenario, load_suite, scenario_files
+from conformance.suite.scenario import SUITE_DIR, Scenario, load_scenario, load_suite, scenario_files
 from reference_impl.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[2]

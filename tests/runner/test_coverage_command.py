@@ -6,9 +6,9 @@ import json
 
 from runner_support import OWN_SCENARIOS, own_suite
 
-from conformance.cli import main
-from conformance.coverage import check_coverage, load_requirements
-from conformance.results import Requirement
+from conformance.cli.main import main
+from conformance.suite.coverage import check_coverage, load_requirements
+from conformance.suite.results import Requirement
 
 REQUIREMENTS = {
     "ACT-COUNT-2": Requirement(id="ACT-COUNT-2", level="MUST", profile="activation"),

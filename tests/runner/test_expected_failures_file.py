@@ -6,8 +6,8 @@ from pathlib import Path
 
 from runner_support import FAKES, OWN_SCENARIOS
 
-from conformance.cli import main
-from conformance.expected_failures import load_expected_failures
+from conformance.cli.main import main
+from conformance.suite.expected_failures import load_expected_failures
 
 KNOWN = {"runner-extend-cap", "runner-count-three-runs"}
 

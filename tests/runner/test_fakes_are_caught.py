@@ -11,9 +11,9 @@ import pytest
 from runner_support import broken_fakes, load_fake, own_suite, suite_paths
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
-from conformance.results import Outcome
-from conformance.runner import run_suite
-from conformance.scenario import Scenario, load_suite
+from conformance.suite.results import Outcome
+from conformance.suite.runner import run_suite
+from conformance.suite.scenario import Scenario, load_suite
 
 CAUGHT = {Outcome.FAILED, Outcome.ERRORED}
 

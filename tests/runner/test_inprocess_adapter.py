@@ -11,7 +11,7 @@ from runner_support import Scripted, own
 
 from conformance.adapters.inprocess import InProcessAdapter, observation_json, reference_adapter
 from conformance.adapters.select import BadImplementation, adapter_for
-from conformance.implementation import ImplementationFailed, Scheduler
+from conformance.adapters.implementation import ImplementationFailed, Scheduler
 from reference_impl.engine import Engine
 from reference_impl.events import AdminObservation, PluginView, RunObservation, StartRun
 from reference_impl.model import AdminOutcome, HostConfig, PluginState

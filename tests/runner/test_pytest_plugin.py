@@ -20,7 +20,7 @@ def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):
     pytester.makepyfile(test_ordinary="def test_ordinary():\n    assert True\n")
 
     def runner(*args: str) -> pytest.RunResult:
-        return pytester.runpytest("-p", "conformance.pytest_plugin", "-p", "no:cacheprovider", *args)
+        return pytester.runpytest("-p", "conformance.cli.pytest_plugin", "-p", "no:cacheprovider", *args)
 
     return runner
 

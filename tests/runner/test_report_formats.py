@@ -10,11 +10,11 @@ import pytest
 from runner_support import ActivationOnly, load_fake, own
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
-from conformance.coverage import load_requirements
+from conformance.suite.coverage import load_requirements
 from conformance.report import FORMATS, render, use_color
 from conformance.report.text import failure_text
-from conformance.results import Outcome, RunResult, Summary
-from conformance.runner import apply_expected, run_scenario
+from conformance.suite.results import Outcome, RunResult, Summary
+from conformance.suite.runner import apply_expected, run_scenario
 from reference_impl.engine import Engine
 
 BOTH = ("activation", "text")
@@ -116,7 +116,7 @@ def test_junit_parses_and_marks_each_outcome(mixed):
 def test_junit_strips_characters_xml_cannot_hold(mixed):
     from dataclasses import replace
 
-    from conformance.results import ErrorDetail
+    from conformance.suite.results import ErrorDetail
 
     broken = replace(mixed.results[2], error=ErrorDetail(reason="garbage \x00\x1b", detail="\x07"))
     run = replace(mixed, results=(broken,))
@@ -142,7 +142,7 @@ def test_every_format_renders_an_empty_interrupted_run():
 
 
 def test_the_failure_text_is_a_unified_diff_for_a_differing_whole_text():
-    from conformance.expectations import Mismatch
+    from conformance.suite.expectations import Mismatch
     from conformance.report.text import mismatch_lines
 
     lines = mismatch_lines(Mismatch(pointer="/text", expected="a\nb\nc", actual="a\nB\nc"))

@@ -8,9 +8,9 @@ import sys
 import pytest
 from runner_support import FAKES, OWN_SCENARIOS, ROOT, own_suite
 
-from conformance.cli import main
-from conformance.keywords import BadKeyword, keyword_matcher
-from conformance.runner import select_scenarios
+from conformance.cli.main import main
+from conformance.suite.keywords import BadKeyword, keyword_matcher
+from conformance.suite.runner import select_scenarios
 
 OWN = ["--scenario", str(OWN_SCENARIOS)]
 

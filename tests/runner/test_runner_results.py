@@ -8,9 +8,9 @@ from typing import Any
 from runner_support import ActivationOnly, Scripted, load_fake, own, own_suite
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
-from conformance.implementation import ImplementationFailed
-from conformance.results import Outcome, Requirement, RequirementStatus
-from conformance.runner import apply_expected, run_scenario, run_suite
+from conformance.adapters.implementation import ImplementationFailed
+from conformance.suite.results import Outcome, Requirement, RequirementStatus
+from conformance.suite.runner import apply_expected, run_scenario, run_suite
 from reference_impl.engine import Engine
 from reference_impl.events import RunObservation
 

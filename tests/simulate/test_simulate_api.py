@@ -1,4 +1,4 @@
-"""``conformance.simulate.simulate``: a frozen result, problems as data, the engine's observations."""
+"""``conformance.tools.simulate.simulation.simulate``: a frozen result, problems as data, the engine's observations."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from conformance.simulate import simulate
+from conformance.tools.simulate.simulation import simulate
 from reference_impl.events import CallObservation, RunObservation
 from reference_impl.model import OutcomeKind, PluginState
 

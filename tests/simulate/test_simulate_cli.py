@@ -1,4 +1,4 @@
-"""``pas simulate`` end to end through ``conformance.cli.main``: output, formats, exit codes."""
+"""``pas simulate`` end to end through ``conformance.cli.main.main``: output, formats, exit codes."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.simulate import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR, load_host, load_plugins
-from conformance.simulate_script import parse_script
+from conformance.cli.main import main
+from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR, load_host, load_plugins
+from conformance.tools.simulate.script import parse_script
 from reference_impl.engine import Engine
 
 ROW = re.compile(r"^ {4}(?P<plugin>\w+) +(?P<state>always_awake|active|sleeping) +(?P<rounds>\S+) +(?P<hint>\S+) +")

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import conformance
-from conformance._yaml import load_mapping
-from conformance.schemas import check_against
-from conformance.simulate import (
+from conformance.documents.loader import load_mapping
+from conformance.documents.schemas import check_against
+from conformance.tools.simulate.simulation import (
     DEFAULT_SCRIPT,
     EXAMPLE_HOST,
     EXAMPLE_PLUGINS,
@@ -18,7 +18,7 @@ from conformance.simulate import (
     load_plugins,
     simulate,
 )
-from conformance.simulate_script import parse_script
+from conformance.tools.simulate.script import parse_script
 from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.model import Strategy
 

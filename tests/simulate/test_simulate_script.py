@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from conformance.simulate_script import COMMANDS, USAGE, parse_script
+from conformance.tools.simulate.script import COMMANDS, USAGE, parse_script
 from reference_impl.events import (
     OMITTED,
     Activate,

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance._yaml import load_documents
-from conformance.fastschema import certainly_valid
-from conformance.schemas import validator
+from conformance.documents.loader import load_documents
+from conformance.documents.fastschema import certainly_valid
+from conformance.documents.schemas import validator
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 KINDS = ("plugin-manifest", "host-config")
@@ -84,8 +84,8 @@ def test_fast_path_agrees_with_jsonschema_on_any_value_in_any_host_config_field(
 
 def _suite_responses() -> list[tuple[str, dict]]:
     """Every response the reference gives over the bundled suite, as the stdio adapter checks them."""
-    from conformance.protocol import response_schema
-    from conformance.scenario import load_suite
+    from conformance.adapters.protocol import response_schema
+    from conformance.suite.scenario import load_suite
     from reference_impl.engine import Engine
 
     scenarios, _ = load_suite()

@@ -7,8 +7,8 @@ import json
 import pytest
 import yaml
 
-from conformance.cli import main
-from conformance.schemas import schema
+from conformance.cli.main import main
+from conformance.documents.schemas import schema
 
 NAMES = {"manifest": "plugin-manifest", "host-config": "host-config", "scenario": "scenario"}
 

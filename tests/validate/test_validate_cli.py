@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import _yaml
+from conformance.documents import loader as _yaml
 from validate_helpers import BRIEF, manifest, run_cli, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,12 +73,12 @@ def test_no_paths_and_bad_options_exit_2(capsys, tmp_path):
 
 
 def test_an_unexpected_exception_is_one_line_and_exit_2_never_a_traceback(tmp_path, capsys, monkeypatch):
-    import conformance.validate
+    import conformance.validate.check
 
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(conformance.validate, "check_paths", explode)
+    monkeypatch.setattr(conformance.validate.check, "check_paths", explode)
     status, out, err = run_cli(capsys, "--no-config", write(tmp_path, "m.yaml", manifest()))
     assert (status, out) == (2, "")
     assert err == "pas validate: internal error: RuntimeError: boom (a bug in pas; please report it)\n"
@@ -172,7 +172,7 @@ def test_output_option_writes_the_report_to_a_file(tmp_path, capsys):
 
 
 def test_list_rules_prints_every_code(capsys):
-    from conformance.lint.registry import RULES
+    from conformance.validate.lint.registry import RULES
 
     status, out, _ = run_cli(capsys, "--list-rules")
     assert status == 0 and [line.split()[0] for line in out.splitlines()] == list(RULES)
@@ -209,11 +209,11 @@ def test_an_oversize_file_is_refused_before_it_is_parsed(tmp_path):
 @pytest.mark.slow
 def test_validating_one_valid_file_imports_nothing_heavy_not_even_jsonschema(tmp_path):
     path = write(tmp_path, "m.yaml", manifest())
-    code = ("import sys; from conformance.cli import main; main(['validate', '-q', '--no-config', sys.argv[1]]); "
+    code = ("import sys; from conformance.cli.main import main; main(['validate', '-q', '--no-config', sys.argv[1]]); "
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
     result = _subprocess("-c", code, path)
     modules = set(result.stderr.split())
-    assert "conformance.validate" in modules and "yaml" in modules
+    assert "conformance.validate.check" in modules and "yaml" in modules
     heavy = {"jsonschema", "referencing", "hypothesis", "multiprocessing", "concurrent.futures", "xml.etree.ElementTree",
              "conformance.report.problems_junit", "conformance.report.problems_sarif", "reference_impl.scheduler"}
     assert modules & heavy == set()

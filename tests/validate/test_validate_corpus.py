@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance._yaml import Limits
-from conformance.suppress import Config
-from conformance.validate import Settings, check_paths
+from conformance.documents.loader import Limits
+from conformance.validate.suppress import Config
+from conformance.validate.check import Settings, check_paths
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 EXPECTED = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))

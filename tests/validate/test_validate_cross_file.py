@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.validate import Settings, check_paths
+from conformance.validate.check import Settings, check_paths
 from validate_helpers import BRIEF, found, manifest, write
 
 HOST = "kind: host-config\nenabled: [weather]\nstrategies:\n"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.commands import validate as validate_command
-from conformance.lint.registry import RULES
-from conformance.validate import check_paths
+from conformance.cli.commands import validate as validate_command
+from conformance.validate.lint.registry import RULES
+from conformance.validate.check import check_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -82,7 +82,7 @@ def test_the_pre_commit_hook_runs_pas_validate_on_yaml_and_json_in_one_process()
 
 
 def test_every_code_the_loader_can_report_is_registered():
-    source = (ROOT / "conformance" / "_yaml.py").read_text(encoding="utf-8")
+    source = (ROOT / "conformance" / "documents" / "loader.py").read_text(encoding="utf-8")
     emitted = set(re.findall(r'_problem\([^,]+,\s*"([a-z0-9-]+)"', source)) | set(re.findall(r'code="([a-z0-9-]+)"', source))
     load_mapping_only = {"multiple-documents"}  # pas validate reads every document; only config loading uses it
     assert emitted and emitted - set(RULES) - load_mapping_only == set()

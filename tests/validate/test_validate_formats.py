@@ -7,10 +7,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conformance.lint.registry import RULES
+from conformance.validate.lint.registry import RULES
 from conformance.report.problems import FORMATS, default_format, github_line, render, use_color
-from conformance.problems import Problem, Severity, SourceLocation
-from conformance.validate import check_paths
+from reference_impl.problems import Problem, Severity, SourceLocation
+from conformance.validate.check import check_paths
 from validate_helpers import BRIEF, manifest, write
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.problems import Severity
-from conformance.suppress import ConfigError, find_config, load_config, parse_suppressions
+from reference_impl.problems import Severity
+from conformance.validate.suppress import ConfigError, find_config, load_config, parse_suppressions
 from validate_helpers import found, manifest, run_cli, write
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.cli import main
-from conformance.lint.registry import LintOptions
-from conformance.suppress import Config
-from conformance.validate import Settings, check_paths
+from conformance.cli.main import main
+from conformance.validate.lint.registry import LintOptions
+from conformance.validate.suppress import Config
+from conformance.validate.check import Settings, check_paths
 
 MANIFEST = """\
 name: Weather

@@ -1,0 +1,94 @@
+"""PAS stdio protocol v1, the wire: framing, field readers and schema checks shared by every message.
+
+One message is one compact UTF-8 JSON object on one line. The request and response class
+of each wire command are declared with :func:`request_class` and :func:`response_class`,
+which set its ``cmd`` and its schema ``protocol/<cmd>-request`` / ``protocol/<cmd>-response``
+(spec/schemas/). :func:`check_message` checks a message against its schema;
+:class:`MessageInvalid` carries what it found.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final, TypeVar, dataclass_transform
+
+from reference_impl.problems import Problem
+from reference_impl.errors import MalformedDocument, PasError
+
+PROTOCOL_VERSION: Final = 1
+
+_Class = TypeVar("_Class", bound=type)
+
+
+class MessageInvalid(PasError, ValueError):
+    """A message does not match its protocol schema; ``problems`` say where and why."""
+
+    def __init__(self, *, schema: str, problems: Sequence[Problem]) -> None:
+        self.schema = schema
+        self.problems = tuple(problems)
+        found = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in self.problems)
+        super().__init__(f"message does not match {schema}: {found}")
+
+
+def get_field(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    """``doc[key]``; raises MalformedDocument when it is missing or not of ``kind`` (a bool is no int)."""
+    value = doc.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise MalformedDocument(field=key, reason="is missing or has the wrong type")
+    return value
+
+
+def message_id(doc: Mapping[str, Any], cmd: str | None = None) -> int:
+    """The id of a message (of a ``cmd`` request, when given); raises MalformedDocument when it has none."""
+    if cmd is not None and doc.get("cmd") != cmd:
+        raise MalformedDocument(field="cmd", reason=f"must be {cmd!r}")
+    value = get_field(doc, "id", int)
+    if value < 1:
+        raise MalformedDocument(field="id", reason="must be a positive integer")
+    return value
+
+
+def _message_class(cmd: str, direction: str) -> Callable[[_Class], _Class]:
+    def declare(cls: _Class) -> _Class:
+        cls.cmd = cmd
+        cls.schema = f"protocol/{cmd}-{direction}"
+        return dataclass(frozen=True, slots=True, kw_only=True)(cls)
+
+    return declare
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+def request_class(cmd: str) -> Callable[[_Class], _Class]:
+    """Declare the request class of wire command ``cmd``: a frozen, slotted, keyword-only dataclass."""
+    return _message_class(cmd, "request")
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+def response_class(cmd: str) -> Callable[[_Class], _Class]:
+    """Declare the response class of wire command ``cmd``: a frozen, slotted, keyword-only dataclass."""
+    return _message_class(cmd, "response")
+
+
+def check_message(schema: str, doc: Any) -> list[Problem]:
+    """Every way ``doc`` breaks the protocol schema ``schema`` (e.g. ``protocol/run-request``)."""
+    from conformance.documents.loader import YamlDocument
+    from conformance.documents.schemas import check_against
+
+    problems = check_against(schema, YamlDocument(value=doc, path="<message>"))
+    return [replace(p, code="protocol-schema", source=None) for p in problems]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode(line: bytes) -> Any:
+    """The JSON value on one protocol line; raises ValueError for bad UTF-8, bad JSON, NaN or infinity."""
+    return json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
+
+
+def encode(doc: Mapping[str, Any]) -> bytes:
+    """One protocol line: compact UTF-8 JSON and a newline; raises ValueError for NaN or infinity."""
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"

@@ -1,0 +1,81 @@
+"""``pas fuzz``: differential testing of an implementation against the reference."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from conformance.cli.commands._args import positive
+
+HELP = "Fuzz an implementation against the reference; shrink any disagreement into a scenario file."
+
+_EPILOG = """\
+implementations (--impl):
+  reference                       the reference implementation, in-process
+  python:package.module:factory   factory() returns an object with info, start(), apply()
+  'cmd:COMMAND ARGS'              a program speaking the JSON-lines stdio protocol
+
+Random plugin sets, host configs and step sequences run on IMPL and on the reference, compared
+at every step. The first disagreement (or crash, hang, protocol error) is shrunk and written to
+DIR as fuzz-<hash>.yaml: a scenario that passes on the reference and fails on IMPL.
+
+exit status: 0 nothing found, 1 found (the file's path and the first differing step are
+printed), 2 usage error, 130 interrupted with nothing found"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``pas fuzz``."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = _EPILOG
+    parser.add_argument("--impl", required=True, metavar="IMPL", help="the implementation under test (see below)")
+    parser.add_argument("--max-examples", type=positive(int), default=500, metavar="N",
+                        help="generated cases to try (default: 500)")
+    parser.add_argument("--seed", type=int, metavar="S", help="make the run reproducible (default: a random seed, printed)")
+    parser.add_argument("--time-budget", type=positive(float), metavar="SECONDS",
+                        help="stop searching after this long (default: no limit)")
+    parser.add_argument("--out", default=".", metavar="DIR", help="where to write the scenario file (default: .)")
+    parser.add_argument("--profile", action="append", choices=("activation", "text"), metavar="PROFILE",
+                        help="compare only these profiles (repeatable: activation, text; default: all claimed)")
+    parser.add_argument("--timeout", type=positive(float), default=10.0, metavar="SECONDS",
+                        help="per-step timeout for cmd: implementations (default: 10)")
+
+
+def _usage(message: object) -> int:
+    print(f"pas fuzz: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fuzz, write the finding, print the summary; return the exit code."""
+    try:
+        import hypothesis  # noqa: F401 - fail early, with advice, when it is missing
+    except ImportError:
+        return _usage("needs Hypothesis: pip install 'plugin-activation-spec[fuzz]'")
+    from pathlib import Path
+
+    from conformance.adapters.select import BadImplementation, adapter_for
+    from conformance.fuzz.progress import Progress
+    from conformance.fuzz.search import FuzzOptions, fuzz
+    from conformance.fuzz.session import write_finding
+
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        return _usage(f"--out {args.out}: not a directory")
+    try:
+        adapter = adapter_for(args.impl, timeout=args.timeout)
+    except BadImplementation as error:
+        return _usage(error)
+    options = FuzzOptions(max_examples=args.max_examples, seed=args.seed, time_budget=args.time_budget,
+                          profiles=args.profile)
+    progress = Progress(sys.stderr, total=args.max_examples, budget=args.time_budget)
+    try:
+        result = fuzz(adapter, options, on_progress=progress.update)
+        summary = write_finding(result, adapter, impl=args.impl, out_dir=args.out)
+    finally:
+        progress.close()
+        try:
+            adapter.close()
+        except Exception as error:  # noqa: BLE001 - the finding matters more than a clean goodbye
+            print(f"pas fuzz: closing the implementation failed: {error}", file=sys.stderr)
+    sys.stdout.write(summary)
+    sys.stdout.flush()
+    return result.exit_code

@@ -1,0 +1,79 @@
+"""``pas host plan HOSTCONFIG --plugins DIR``: load order, setup order and every problem, for a human."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+HELP = "Host profile tools: 'plan' shows load order, setup order and every problem of a host config."
+
+EPILOG = """\
+The plan is what the reference host would do at register + validate: it reads the host config,
+the plugin manifests under DIR (recursively, *.yaml/*.yml/*.json, in path order), the PAS__
+environment variables (PAS__<MODULE>__<KEY>[__<SUBKEY>...]) and any --set overrides. No plugin
+code runs.
+
+exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O error (unreadable
+file, missing folder, malformed --set or one naming no installed plugin).
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``plan`` subcommand and its arguments."""
+    commands = parser.add_subparsers(dest="host_command", metavar="SUBCOMMAND", required=True)
+    plan = commands.add_parser("plan", help="load order, setup order and every problem of a host config",
+                               description=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    plan.add_argument("host_config", metavar="HOSTCONFIG", help="the host config file (YAML or JSON)")
+    plan.add_argument("--plugins", required=True, metavar="DIR", help="folder holding the plugin manifests")
+    plan.add_argument("--set", action="append", default=[], dest="overrides", metavar="MODULE.KEY=VALUE",
+                      help="command-line config override (repeatable; VALUE is JSON when it parses)")
+    plan.add_argument("-f", "--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def _text(plan, located, skipped_files) -> str:
+    """The human report: orders, plugins not set up, problems, summary."""
+    lines = [f"load order ({len(plan.load_order)}): {', '.join(plan.load_order) or '-'}",
+             f"setup order ({len(plan.setup_order)}): {', '.join(plan.setup_order) or '-'}"]
+    not_set_up = [f"{name} (invalid: {', '.join(codes)})" for name, codes in plan.invalid.items()]
+    not_set_up += [f"{name} (depends on invalid '{cause}')" for name, cause in plan.blocked.items()]
+    if not_set_up:
+        lines.append(f"not set up ({len(not_set_up)}): {', '.join(not_set_up)}")
+    from conformance.tools.host_plan import format_problem
+
+    lines += [format_problem(p) for p in (*skipped_files, *located)]
+    errors = sum(p.severity.value == "error" for p in (*skipped_files, *located))
+    warnings = sum(p.severity.value == "warning" for p in (*skipped_files, *located))
+    lines.append(f"{errors} error(s), {warnings} warning(s)")
+    return "\n".join(lines)
+
+
+def _json(plan, located, skipped_files) -> str:
+    doc = {"load_order": list(plan.load_order), "setup_order": list(plan.setup_order),
+           "invalid": {n: list(c) for n, c in plan.invalid.items()}, "blocked": dict(plan.blocked),
+           "problems": [p.to_json() for p in (*skipped_files, *located)]}
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the plan; exit 1 when it has errors, 2 when an input cannot be read."""
+    from conformance.tools.host_plan import USAGE_CODES, exit_code, format_problem, load_host_inputs, locate, plan_of
+    from reference_impl.catalogue import DuplicateModule
+
+    inputs, problems = load_host_inputs(args.host_config, args.plugins)
+    if inputs is None or exit_code(problems) == 2:
+        print("\n".join(format_problem(p) for p in problems), file=sys.stderr)
+        return exit_code(problems) or 1
+    try:
+        plan = plan_of(inputs, os.environ, args.overrides)
+    except DuplicateModule as error:  # load_plugin_dir drops duplicates; kept as a guard
+        print(f"pas host plan: {error}", file=sys.stderr)
+        return 2
+    usage = [p for p in plan.problems if p.code in USAGE_CODES]
+    if usage:
+        print("\n".join(f"pas host plan: {p.message}" for p in usage), file=sys.stderr)
+        return 2
+    located = [locate(p, inputs) for p in plan.problems]
+    print(_json(plan, located, problems) if args.format == "json" else _text(plan, located, problems))
+    return max(exit_code(problems), exit_code(located))

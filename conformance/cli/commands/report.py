@@ -1,0 +1,111 @@
+"""``pas report``: pages and badges made from saved ``pas run --format json`` reports."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conformance.cli.commands._output import write_report
+
+HELP = "Make a compatibility matrix or a badge from saved JSON-lines results (pas run --format json)."
+
+_EPILOG = """\
+reports:
+  matrix RESULT.jsonl...   several implementations side by side: scenario x implementation,
+                           grouped by requirement; markdown, or one self-contained HTML file
+  badge RESULT.jsonl       a shields.io endpoint JSON, or an SVG badge
+
+Write each RESULT.jsonl with: pas run --impl IMPL --format json --output RESULT.jsonl
+
+exit status: 0 written (whatever the results say), 1 written but a report had problems
+(for example no summary line), 2 usage or input errors (unreadable or not a results file)"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the subcommands of ``pas report``."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = _EPILOG
+    reports = parser.add_subparsers(dest="report", metavar="REPORT")
+    matrix = reports.add_parser("matrix", help="a compatibility matrix of several implementations",
+                                description="Combine several implementations' results into one matrix.")
+    matrix.add_argument("results", nargs="+", metavar="RESULT.jsonl", help="a pas run --format json report, one per implementation")
+    matrix.add_argument("--format", choices=("markdown", "html"),
+                        help="output format (default: html when --output ends in .html or .htm, else markdown)")
+    matrix.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    badge = reports.add_parser("badge", help="a badge of one implementation's results",
+                               description="A shields.io endpoint JSON or an SVG badge from one report.")
+    badge.add_argument("results", metavar="RESULT.jsonl", help="a pas run --format json report")
+    badge.add_argument("--format", choices=("json", "svg"),
+                       help="output format (default: svg when --output ends in .svg, else json)")
+    badge.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+
+
+def _fail(message: str) -> int:
+    print(f"pas report: {message}", file=sys.stderr)
+    return 2
+
+
+def _load(paths: list[str]):  # -> (runs, problems) or None after printing why
+    from conformance.report.matrix import parse_results
+    from reference_impl.problems import Severity
+
+    runs, problems = [], []
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            _fail(f"cannot read {path}: {getattr(error, 'strerror', None) or error}")
+            return None
+        run, found = parse_results(text, path)
+        problems += found
+        if run is not None:
+            runs.append(run)
+    for problem in problems:
+        print(f"pas report: {problem}", file=sys.stderr)
+    if any(p.severity is Severity.ERROR for p in problems):
+        return None
+    return runs, problems
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    from conformance.suite.coverage import load_requirements
+    from conformance.report.matrix import build_matrix
+
+    loaded = _load(args.results)
+    if loaded is None:
+        return 2
+    runs, problems = loaded
+    fmt = args.format or ("html" if (args.output or "").lower().endswith((".html", ".htm")) else "markdown")
+    if fmt == "html":
+        from conformance.report.matrix_html import render_matrix
+    else:
+        from conformance.report.matrix_md import render_matrix
+    matrix = build_matrix(runs, load_requirements()[0])
+    if not write_report(render_matrix(matrix), args.output, command="report"):
+        return 2
+    return 1 if problems else 0
+
+
+def _badge(args: argparse.Namespace) -> int:
+    from conformance.report.badge import endpoint_json, make_badge, svg, tally
+
+    loaded = _load([args.results])
+    if loaded is None:
+        return 2
+    (run,), problems = loaded
+    entries = ((cell.outcome, run.needs.get(sid, ())) for sid, cell in run.cells.items())
+    badge = make_badge(tally(entries, run.profiles), said_hello=run.said_hello, interrupted=run.interrupted)
+    fmt = args.format or ("svg" if (args.output or "").lower().endswith(".svg") else "json")
+    if not write_report(svg(badge) if fmt == "svg" else endpoint_json(badge), args.output, command="report"):
+        return 2
+    return 1 if problems else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the report asked for; return the exit code."""
+    if args.report == "matrix":
+        return _matrix(args)
+    if args.report == "badge":
+        return _badge(args)
+    return _fail("name a report: matrix or badge (see pas report --help)")

@@ -1,0 +1,84 @@
+"""``pas simulate``: show, run by run, what the model sees of each plugin."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "Run a short script on the reference scheduler and show, run by run, what the model sees."
+
+_EPILOG = """\
+script commands (one per line or separated by ';', '#' starts a comment):
+  run [CONV]                          start a run
+  activate MODULE [ROUNDS] [in CONV]  the model calls activate_plugin
+  extend MODULE [ROUNDS] [in CONV]    the model calls extend_plugin_activation
+  strategy MODULE auto|allow_sleep|forbid_sleep
+  enable MODULE | disable MODULE      admin actions
+  scheduler on|off                    switch the plugin_activation scheduler
+  restart                             restart the host (stored counters survive)
+  conversation CONV                   default conversation for later commands (main)
+  adapter NAME|none                   adapter of later runs and calls (none: any)
+ROUNDS is read as JSON when it parses (2.5 and "x" test invalid_argument).
+
+With no --plugins and no --host the bundled example plugins and host config are used;
+with --plugins but no --host every plugin in the folder is enabled. With no script the
+bundled default script runs (the worked example: weather activated for 3 runs).
+
+exit status: 0 done, 2 bad script, plugin or host files"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``pas simulate``."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = _EPILOG
+    parser.add_argument("script", nargs="?", help="the script text, e.g. \"run; activate weather; run\"")
+    parser.add_argument("--script", dest="script_file", metavar="FILE", help="read the script from FILE")
+    parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests (default: the bundled examples)")
+    parser.add_argument("--host", metavar="FILE", help="host config file (default: see below)")
+    parser.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    parser.add_argument("--text", action="store_true", help="show the reference prompt text and reply text")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
+
+
+def _use_color(choice: str, stream: object) -> bool:
+    from conformance.report import use_color
+
+    return choice == "always" if choice != "auto" else use_color(stream)
+
+
+def _script(args: argparse.Namespace) -> tuple[str | None, str, tuple]:
+    """The script text, its name for error locations, and any problem reading it."""
+    from conformance.tools.simulate.simulation import DEFAULT_SCRIPT, read_script
+
+    if args.script_file is not None:
+        text, problems = read_script(args.script_file)
+        return text, args.script_file, problems
+    if args.script is not None:
+        return args.script, "script", ()
+    text, problems = read_script(DEFAULT_SCRIPT)
+    return text, str(DEFAULT_SCRIPT), problems
+
+
+def run(args: argparse.Namespace) -> int:
+    """Simulate, print the report to stdout and problems to stderr; return the exit code."""
+    from conformance.tools.simulate.report import render_json, render_problems, render_steps
+    from conformance.tools.simulate.simulation import simulate
+
+    if args.script is not None and args.script_file is not None:
+        print("pas simulate: give the script as an argument or with --script, not both", file=sys.stderr)
+        return 2
+    color, stderr_color = _use_color(args.color, sys.stdout), _use_color(args.color, sys.stderr)
+    text, name, problems = _script(args)
+    if text is None:
+        sys.stderr.write(render_problems(problems, color=stderr_color))
+        return 2
+    result = simulate(text, plugins=args.plugins, host=args.host, script_name=name, text=args.text)
+    sys.stderr.write(render_problems(result.problems, result.script_problems, color=stderr_color))
+    if not result.ok:
+        return 2
+    if args.format == "json":
+        sys.stdout.write(render_json(result))
+    else:
+        sys.stdout.write(render_steps(result, text=args.text, color=color))
+    return 0

@@ -1,0 +1,126 @@
+"""The bundled JSON Schemas: loaded once, cross-referenced, and turned into Problems on failure."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from conformance.documents.loader import YamlDocument
+from reference_impl.problems import Problem, pointer_join, pointer_of
+from reference_impl.spec_files import spec_dir
+
+SCHEMA_NAMES = ("plugin-manifest", "host-config", "scenario", "requirements", "semantics")
+
+
+@functools.cache
+def _registry() -> Any:
+    import yaml
+    from referencing import Registry, Resource
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    resources = []
+    for path in sorted((spec_dir() / "schemas").rglob("*.schema.yaml")):
+        with open(path, encoding="utf-8") as stream:
+            contents = yaml.load(stream, Loader=loader)
+        resources.append(Resource.from_contents(contents))
+    return Registry().with_resources((r.contents["$id"], r) for r in resources)
+
+
+def schema_id(name: str) -> str:
+    """The ``$id`` of a bundled schema by short name, e.g. ``plugin-manifest``."""
+    for uri in _registry():
+        if uri.endswith(f"/{name}.schema.json"):
+            return uri
+    raise LookupError(f"no bundled schema named {name!r}")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The contents of a bundled schema by short name."""
+    return _registry()[schema_id(name)].contents
+
+
+@functools.cache
+def validator(name: str) -> Any:
+    """A cached Draft 2020-12 validator for a bundled schema, with cross-references resolved."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema(name), registry=_registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def _leaf_errors(error: Any) -> Iterator[Any]:
+    """The most specific errors: follow the oneOf/anyOf branch that came closest to matching."""
+    if not error.context:
+        yield error
+        return
+    branches: dict[Any, list[Any]] = {}
+    for child in error.context:
+        branches.setdefault(child.relative_schema_path[0], []).append(child)
+    deepest = {b: max(len(e.absolute_path) for e in errs) for b, errs in branches.items()}
+    best = max(deepest.values())
+    candidates = [b for b, depth in deepest.items() if depth == best]
+    if len(candidates) > 1:
+        fewest = min(len(branches[b]) for b in candidates)
+        candidates = [b for b in candidates if len(branches[b]) == fewest]
+    if len(candidates) != 1:
+        yield error
+        return
+    for child in branches[candidates[0]]:
+        yield from _leaf_errors(child)
+
+
+def _unknown_keys(error: Any) -> list[str]:
+    known = error.schema.get("properties", {})
+    patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
+    return sorted(k for k in error.instance if k not in known and not any(p.search(k) for p in patterns))
+
+
+def _short(value: Any) -> str:
+    """``repr`` of a value cut to a readable length: a schema error may quote a megabyte-long scalar."""
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxstring = shortener.maxother = 80
+    return shortener.repr(value)
+
+
+def _message(error: Any) -> str:
+    if error.validator == "additionalProperties":
+        extra = _unknown_keys(error)
+        return f"unknown field(s) {', '.join(map(repr, extra))}; check the spelling or prefix extensions with 'x-'"
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is required; add it")
+    if error.validator == "enum":
+        allowed = ", ".join(map(repr, error.validator_value))
+        return f"{_short(error.instance)} is not allowed here; use one of {allowed}"
+    if error.validator == "pattern":
+        return f"{_short(error.instance)} does not match the required pattern {error.validator_value}"
+    if error.validator in ("maxLength", "minLength", "type", "const", "format", "uniqueItems"):
+        return error.message.replace(repr(error.instance), _short(error.instance), 1)
+    return error.message
+
+
+def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", value: Any = None) -> list[Problem]:
+    """Validate ``doc`` (or ``value`` found at ``pointer_prefix`` inside it) against a schema.
+
+    Every problem carries the JSON pointer and the file location of the offending value.
+    Documents that are certainly valid skip jsonschema (see conformance.documents.fastschema).
+    """
+    from conformance.documents.fastschema import certainly_valid
+
+    instance = doc.value if value is None else value
+    if certainly_valid(name, instance):
+        return []
+    problems = []
+    for top in validator(name).iter_errors(instance):
+        for error in _leaf_errors(top):
+            pointer = pointer_prefix + pointer_of(list(error.absolute_path))
+            on_key = error.validator == "additionalProperties"
+            if on_key:
+                extra = _unknown_keys(error)
+                pointer = pointer_join(pointer, extra[0]) if extra else pointer
+            problems.append(
+                Problem(code="schema", message=_message(error), pointer=pointer, source=doc.where(pointer, key=on_key))
+            )
+    return sorted(problems, key=lambda p: (p.source.line or 0, p.source.column or 0, p.pointer))

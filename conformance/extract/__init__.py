@@ -1,6 +1,0 @@
-"""Extracting PAS manifests from other frameworks' plugin sources, statically.
-
-``nekro``: NekroAgent plugins (``NekroPlugin(...)`` and its ``mount_*`` decorators), read with
-Python's :mod:`ast`; see :mod:`conformance.extract.nekro` and
-:mod:`conformance.extract.manifests`. Plugin code is parsed, never imported or run.
-"""

@@ -1,0 +1,240 @@
+"""What a conformance run produces: one result per scenario, and a summary by requirement.
+
+Results are plain frozen values with ``to_json``; reporters (``conformance.report``) turn
+them into text, JSON lines, JUnit XML or markdown. Nothing here renders for humans.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.suite.expectations import Mismatch
+from reference_impl.problems import SourceLocation
+from reference_impl.model import ImplementationInfo
+
+
+class Outcome(enum.StrEnum):
+    """How one scenario ended."""
+
+    PASSED = "passed"
+    FAILED = "failed"  # a step's observation differs from the expectation
+    ERRORED = "errored"  # the implementation crashed, hung, or broke the protocol
+    SKIPPED = "skipped"  # the scenario needs a profile the implementation does not claim
+    XFAILED = "xfailed"  # failed or errored, as listed in the expected-failures file
+    STALE = "stale"  # listed as an expected failure, but passed
+
+
+#: Outcomes that make ``pas run`` exit with 1.
+BAD_OUTCOMES = frozenset({Outcome.FAILED, Outcome.ERRORED, Outcome.STALE})
+
+
+class RequirementStatus(enum.StrEnum):
+    """The verdict on one requirement across every scenario that covers it."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERRORED = "errored"
+    XFAILED = "xfailed"
+    UNTESTED = "untested"  # no scenario covering it ran to a verdict (skipped or none)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepFailure:
+    """The first step whose observation differed from the expectation."""
+
+    index: int
+    action: str
+    note: str
+    event: Mapping[str, Any]
+    mismatches: tuple[Mismatch, ...]
+    breaks: tuple[str, ...]
+    observed: Any = None
+    source: SourceLocation | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form used by the JSON-lines report."""
+        return {
+            "step": self.index,
+            "action": self.action,
+            "note": self.note,
+            "event": dict(self.event),
+            "breaks": list(self.breaks),
+            "mismatches": [m.to_json() for m in self.mismatches],
+            "observed": self.observed,
+            "source": self.source.to_json() if self.source else None,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ErrorDetail:
+    """Why a scenario errored: the implementation's failure, and the step it happened at."""
+
+    reason: str
+    detail: str = ""
+    step: int | None = None  # None: while starting the scenario
+    event: Mapping[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form used by the JSON-lines report."""
+        return {"reason": self.reason, "detail": self.detail, "step": self.step,
+                "event": dict(self.event) if self.event is not None else None}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScenarioResult:
+    """The result of one scenario against one implementation.
+
+    ``failure`` is set for failed (and xfailed-after-failing) results, ``error`` for errored
+    (and xfailed-after-erroring) ones; ``reason`` explains skipped, xfailed and stale results.
+    """
+
+    id: str
+    title: str
+    outcome: Outcome
+    path: str = ""
+    profiles: tuple[str, ...] = ("activation",)
+    requirements: tuple[str, ...] = ()
+    failure: StepFailure | None = None
+    error: ErrorDetail | None = None
+    reason: str = ""
+    duration: float = 0.0
+
+    @property
+    def charged(self) -> tuple[str, ...]:
+        """The requirements this result counts against: the broken ones for a failure, else all."""
+        return self.failure.breaks if self.failure is not None else self.requirements
+
+    def to_json(self) -> dict[str, Any]:
+        """One line of the JSON-lines report (``"type": "result"``)."""
+        return {
+            "type": "result",
+            "id": self.id,
+            "title": self.title,
+            "outcome": self.outcome.value,
+            "path": self.path,
+            "profiles": list(self.profiles),
+            "requirements": list(self.requirements),
+            "reason": self.reason,
+            "duration": round(self.duration, 6),
+            "failure": self.failure.to_json() if self.failure else None,
+            "error": self.error.to_json() if self.error else None,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Requirement:
+    """A requirement as the summary needs it: id, RFC 2119 level, profile, title."""
+
+    id: str
+    level: str = "UNKNOWN"
+    profile: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequirementTally:
+    """Counts of scenario outcomes charged to one requirement, and the verdict."""
+
+    requirement: Requirement
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def status(self) -> RequirementStatus:
+        """Errored beats failed beats xfailed beats passed; nothing conclusive is untested."""
+        for outcome, status in ((Outcome.ERRORED, RequirementStatus.ERRORED), (Outcome.FAILED, RequirementStatus.FAILED),
+                                (Outcome.XFAILED, RequirementStatus.XFAILED), (Outcome.PASSED, RequirementStatus.PASSED)):
+            if self.counts.get(outcome.value):
+                return status
+        return RequirementStatus.UNTESTED
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form inside the summary object."""
+        r = self.requirement
+        return {"level": r.level, "profile": r.profile, "title": r.title, "status": self.status.value,
+                **{o.value: self.counts.get(o.value, 0) for o in Outcome}}
+
+
+def _tally(results: Iterable[ScenarioResult]) -> dict[str, Counter[str]]:
+    """Outcome counts per requirement; a stale scenario passed, so it counts as passed."""
+    tallies: dict[str, Counter[str]] = {}
+    for result in results:
+        outcome = Outcome.PASSED if result.outcome is Outcome.STALE else result.outcome
+        for requirement in result.charged:
+            tallies.setdefault(requirement, Counter())[outcome.value] += 1
+    return tallies
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Summary:
+    """Counts by outcome, a tally per requirement and verdict counts per RFC 2119 level."""
+
+    counts: Mapping[str, int]
+    requirements: tuple[RequirementTally, ...]
+    levels: Mapping[str, Mapping[str, int]]
+
+    @classmethod
+    def of(cls, results: Iterable[ScenarioResult], requirements: Mapping[str, Requirement],
+           profiles: Iterable[str]) -> Summary:
+        """Summarise ``results``; ``requirements`` of the ``profiles`` in play are listed even when untested."""
+        results = list(results)
+        tallies = _tally(results)
+        wanted = set(profiles)
+        ids = [r for r, req in requirements.items() if req.profile in wanted]
+        ids += sorted(set(tallies) - set(ids))
+        rows = tuple(RequirementTally(requirement=requirements.get(r) or Requirement(id=r), counts=dict(tallies.get(r, {})))
+                     for r in ids)
+        levels: dict[str, Counter[str]] = {}
+        for row in rows:
+            levels.setdefault(row.requirement.level, Counter())[row.status.value] += 1
+        counts = Counter(r.outcome.value for r in results)
+        return cls(counts={o.value: counts.get(o.value, 0) for o in Outcome}, requirements=rows,
+                   levels={level: {s.value: c.get(s.value, 0) for s in RequirementStatus} for level, c in levels.items()})
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary's JSON form (without the run's implementation and exit code)."""
+        return {"counts": dict(self.counts),
+                "requirements": {t.requirement.id: t.to_json() for t in self.requirements},
+                "levels": {level: dict(c) for level, c in self.levels.items()}}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunResult:
+    """A whole run: who was tested, every scenario result in order, and the summary.
+
+    ``info`` is None when the implementation never said hello; ``interrupted`` when the run
+    was stopped (Ctrl-C) before every scenario ran.
+    """
+
+    info: ImplementationInfo | None
+    results: tuple[ScenarioResult, ...]
+    summary: Summary
+    profiles: tuple[str, ...] = ()
+    interrupted: bool = False
+    duration: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing failed, errored or went stale (xfailed and skipped are fine)."""
+        return not self.interrupted and not any(r.outcome in BAD_OUTCOMES for r in self.results)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when ``ok``, else 1."""
+        return 0 if self.ok else 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The final line of the JSON-lines report (``"type": "summary"``)."""
+        return {
+            "type": "summary",
+            "implementation": self.info.to_json() if self.info else None,
+            "profiles": list(self.profiles),
+            "total": len(self.results),
+            **self.summary.to_json(),
+            "interrupted": self.interrupted,
+            "duration": round(self.duration, 6),
+            "exit_code": self.exit_code,
+        }

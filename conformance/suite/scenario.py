@@ -1,0 +1,392 @@
+"""Scenarios: frozen values, and the loader that turns suite files into them.
+
+A scenario file is checked against spec/schemas/scenario.schema.yaml first; every problem
+(schema, unknown fixture, bad manifest) is returned with file, line and JSON pointer.
+
+Host scenarios (profile ``host``) are made of host steps only (``host_load`` first); each
+step's event is then a host command of ``reference_impl.host_commands`` and its expectations a
+:class:`HostExpectation`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from conformance.documents.loader import YamlDocument, load_mapping
+from reference_impl.problems import Problem, SourceLocation
+from conformance.documents.schemas import check_against
+from reference_impl.events import (
+    OMITTED,
+    Activate,
+    Disable,
+    Enable,
+    Event,
+    Extend,
+    Restart,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+)
+from reference_impl.host_commands import (
+    Behaviour,
+    Dispatch,
+    HostCommand,
+    Load,
+    OpenConversation,
+    ReadConfig,
+    Reload,
+    Start,
+    Stop,
+    command_to_json,
+)
+from reference_impl.model import HostConfig, Manifest
+
+DEFAULT_CONVERSATION = "main"
+SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
+FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
+ACTIONS = ("run", "activate", "extend", "set_strategy", "enable", "disable", "set_scheduler", "restart")
+HOST_ACTIONS = ("host_load", "host_start", "host_dispatch", "host_open_conversation", "host_reload",
+                "host_read_config", "host_stop")
+HOST_EXPECTATION_KEYS = ("events", "problems", "load_order", "setup_order", "config", "provenance")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextExpectation:
+    """Checks on the reference text of a step (text profile only)."""
+
+    equals: str | None = None
+    contains: tuple[str, ...] = ()
+    not_contains: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostExpectation:
+    """What a host step must produce; None leaves a part unchecked.
+
+    ``events``: the exact event list, each expected event compared on the keys it gives;
+    ``problems``: compared as a multiset on code, severity and plugins (those given);
+    ``load_order``, ``setup_order``, ``config``: exactly; ``provenance``: pointer -> layer,
+    checked only when the host returns provenance (HOST-CFG-6 is a SHOULD).
+    """
+
+    events: tuple[Mapping[str, Any], ...] | None = None
+    problems: tuple[Mapping[str, Any], ...] | None = None
+    load_order: tuple[str, ...] | None = None
+    setup_order: tuple[str, ...] | None = None
+    config: Mapping[str, Any] | None = None
+    provenance: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Step:
+    """One event (or host command) with what it must produce."""
+
+    index: int
+    action: str
+    event: Event | HostCommand
+    expect: Mapping[str, Any] = field(default_factory=dict)
+    shown: tuple[str, ...] | None = None
+    order: tuple[str, ...] | None = None
+    text: TextExpectation | None = None
+    host: HostExpectation | None = None
+    covers: tuple[str, ...] = ()
+    note: str = ""
+    source: SourceLocation | None = None
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer of this step in its scenario file."""
+        return f"/steps/{self.index}"
+
+    @property
+    def is_host(self) -> bool:
+        """Whether the step sends a host command (profile ``host``)."""
+        return self.action in HOST_ACTIONS
+
+    def event_json(self) -> dict[str, Any]:
+        """The wire form of the step's event or host command (``{"cmd": ...}``)."""
+        return command_to_json(self.event) if self.is_host else self.event.to_json()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scenario:
+    """A complete scenario: plugins, host config, steps, and what it covers."""
+
+    id: str
+    title: str
+    covers: tuple[str, ...]
+    steps: tuple[Step, ...]
+    profiles: tuple[str, ...] = ("activation",)
+    description: str = ""
+    plugins: tuple[Manifest, ...] = ()
+    host: HostConfig = field(default_factory=HostConfig)
+    environment: Mapping[str, str] = field(default_factory=dict)
+    overrides: tuple[str, ...] = ()
+    behaviour: Behaviour = field(default_factory=Behaviour)
+    path: str = ""
+
+    @property
+    def is_host(self) -> bool:
+        """Whether this is a host scenario (its steps are host commands, the first a load)."""
+        return any(step.is_host for step in self.steps)
+
+    @property
+    def requirements(self) -> tuple[str, ...]:
+        """Every requirement the scenario or any of its steps names, in first-seen order."""
+        seen = dict.fromkeys(self.covers)
+        for step in self.steps:
+            seen.update(dict.fromkeys(step.covers))
+        return tuple(seen)
+
+
+def _event(action: str, value: Any, adapters: Mapping[str, str]) -> Event:
+    if action == "run":
+        conversation = value or DEFAULT_CONVERSATION
+        return StartRun(conversation=conversation, adapter=adapters.get(conversation))
+    if action in ("activate", "extend"):
+        conversation = value.get("conversation", DEFAULT_CONVERSATION)
+        call = Activate if action == "activate" else Extend
+        return call(conversation=conversation, module_name=value["module_name"],
+                    rounds=value.get("rounds", OMITTED), adapter=adapters.get(conversation))
+    if action == "set_strategy":
+        return SetStrategy(module_name=value["module_name"], strategy=value["strategy"])
+    if action == "enable":
+        return Enable(module_name=value)
+    if action == "disable":
+        return Disable(module_name=value)
+    if action == "set_scheduler":
+        return SetScheduler(enabled=value)
+    return Restart()
+
+
+def _host_load(value: Mapping[str, Any] | None, load: Load) -> Load:
+    """The scenario's load, with the inputs a ``host_load: {...}`` mapping replaces."""
+    value = value or {}
+    changes: dict[str, Any] = {}
+    if "environment" in value:
+        changes["environment"] = dict(value["environment"])
+    if "overrides" in value:
+        changes["overrides"] = tuple(value["overrides"])
+    if "behaviour" in value:
+        changes["behaviour"] = Behaviour.from_json(value["behaviour"])
+    return replace(load, **changes)
+
+
+def _host_command(action: str, value: Any, load: Load) -> HostCommand:
+    if action == "host_load":
+        return _host_load(value, load)
+    if action == "host_dispatch":
+        if isinstance(value, str):
+            return Dispatch(hook=value)
+        return Dispatch(hook=value["hook"], conversation=value.get("conversation", ""),
+                        payload=value.get("payload", {}))
+    if action == "host_open_conversation":
+        return OpenConversation(conversation=value)
+    if action == "host_reload":
+        return Reload(module_name=value)
+    if action == "host_read_config":
+        return ReadConfig(module_name=value)
+    return Start() if action == "host_start" else Stop()
+
+
+def _host_expectation(raw: Mapping[str, Any]) -> HostExpectation | None:
+    if not any(key in raw for key in HOST_EXPECTATION_KEYS):
+        return None
+    listed = {key: tuple(raw[key]) for key in ("events", "problems", "load_order", "setup_order") if key in raw}
+    return HostExpectation(**listed, config=raw.get("config"), provenance=raw.get("provenance"))
+
+
+def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, adapters: Mapping[str, str],
+          load: Load | None = None) -> Step:
+    action = next(key for key in (*ACTIONS, *HOST_ACTIONS) if key in raw)
+    text = raw.get("text")
+    if action in HOST_ACTIONS:
+        event: Event | HostCommand = _host_command(action, raw[action], load or Load())
+    else:
+        event = _event(action, raw[action], adapters)
+    return Step(
+        index=index,
+        action=action,
+        event=event,
+        host=_host_expectation(raw),
+        expect=raw.get("expect", {}),
+        shown=tuple(raw["shown"]) if "shown" in raw else None,
+        order=tuple(raw["order"]) if "order" in raw else None,
+        text=TextExpectation(
+            equals=text.get("equals"), contains=tuple(text.get("contains", ())),
+            not_contains=tuple(text.get("not_contains", ())),
+        ) if text else None,
+        covers=tuple(raw.get("covers", ())),
+        note=raw.get("note", ""),
+        source=doc.where(f"/steps/{index}"),
+    )
+
+
+@functools.cache
+def _fixtures(path: Path, check_schema: bool) -> tuple[dict[str, Any], tuple[Problem, ...]]:
+    doc, problems = load_mapping(path)
+    if doc is None:
+        return {}, tuple(problems)
+    found: list[Problem] = []
+    for name, manifest in doc.value.items() if check_schema else ():
+        found += check_against("plugin-manifest", doc, pointer_prefix=f"/{name}", value=manifest)
+    return doc.value, tuple(found)
+
+
+def _plugins(
+    doc: YamlDocument, fixtures: Mapping[str, Any], check_schema: bool
+) -> tuple[list[Manifest], list[Problem]]:
+    manifests, problems = [], []
+    for index, entry in enumerate(doc.value.get("plugins", [])):
+        pointer = f"/plugins/{index}"
+        if "fixture" in entry:
+            if entry["fixture"] not in fixtures:
+                problems.append(Problem(code="unknown-fixture", pointer=f"{pointer}/fixture", source=doc.where(pointer),
+                                        message=f"no fixture named {entry['fixture']!r}; see {FIXTURES_FILE.name}"))
+                continue
+            merged = {**fixtures[entry["fixture"]], **entry.get("with", {})}
+            found = []
+            if check_schema:
+                found = check_against("plugin-manifest", doc, pointer_prefix=f"{pointer}/with", value=merged)
+            if found:
+                problems += found
+                continue
+            entry = merged
+        manifests.append(Manifest.from_json(entry))
+    names = [m.module_name for m in manifests]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(Problem(code="duplicate-module", pointer="/plugins", source=doc.where("/plugins"),
+                                message=f"two plugins have module_name {name!r}; rename one"))
+    return manifests, problems
+
+
+def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
+    raw = dict(raw)
+    raw.setdefault("enabled", [m.module_name for m in manifests if not m.builtin])
+    return HostConfig.from_json(raw)
+
+
+def parse_scenario(
+    doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True
+) -> tuple[Scenario | None, list[Problem]]:
+    """Check a loaded scenario document and build the Scenario; problems when it is invalid.
+
+    ``check_schema=False`` is only for the bundled suite, which the project's tests validate.
+    """
+    problems = check_against("scenario", doc) if check_schema else []
+    if problems:
+        return None, problems
+    fixtures, fixture_problems = _fixtures(fixtures_path, check_schema)
+    if fixture_problems:
+        return None, list(fixture_problems)
+    manifests, problems = _plugins(doc, fixtures, check_schema)
+    if problems:
+        return None, problems
+    raw = doc.value
+    problems = check_host_steps(doc)
+    if problems:
+        return None, problems
+    adapters = {c: spec["adapter"] for c, spec in raw.get("conversations", {}).items() if "adapter" in spec}
+    host = _host(raw.get("host", {}), manifests)
+    load = Load(plugins=tuple(manifests), host=host, environment=dict(raw.get("environment", {})),
+                overrides=tuple(raw.get("overrides", ())), behaviour=Behaviour.from_json(raw.get("behaviour", {})))
+    scenario = Scenario(
+        id=raw["id"],
+        title=raw["title"],
+        covers=tuple(raw["covers"]),
+        profiles=tuple(raw.get("profiles", ("activation",))),
+        description=raw.get("description", ""),
+        plugins=tuple(manifests),
+        host=host,
+        environment=load.environment,
+        overrides=load.overrides,
+        behaviour=load.behaviour,
+        steps=tuple(_step(i, step, doc, adapters, load) for i, step in enumerate(raw["steps"])),
+        path=doc.path,
+    )
+    return scenario, []
+
+
+def _misplaced(doc: YamlDocument, index: int, code: str, message: str) -> Problem:
+    pointer = f"/steps/{index}"
+    return Problem(code=code, pointer=pointer, source=doc.where(pointer), message=message)
+
+
+def check_host_steps(doc: YamlDocument) -> list[Problem]:
+    """The rules the schema cannot say: host steps make a host scenario, alone and load first.
+
+    A scenario with a host step must claim the ``host`` profile, contain host steps only and
+    begin with ``host_load`` (which resets the host under test); host expectation keys
+    (``events``, ``problems`` ...) belong on host steps only.
+    """
+    steps = [s for s in doc.value.get("steps", ()) if isinstance(s, Mapping)]
+    hosted = [any(a in step for a in HOST_ACTIONS) for step in steps]
+    problems = [_misplaced(doc, i, "host-expectation-misplaced",
+                           "events, problems, load_order, setup_order, config and provenance check host steps only")
+                for i, step in enumerate(steps) if not hosted[i] and any(k in step for k in HOST_EXPECTATION_KEYS)]
+    if not any(hosted):
+        return problems
+    if "host" not in doc.value.get("profiles", ()):
+        problems.append(Problem(code="host-profile-missing", pointer="/profiles", source=doc.where("/profiles"),
+                                message="a scenario with host steps must list the host profile: profiles: [host]"))
+    problems += [_misplaced(doc, i, "host-steps-mixed", "a host scenario has host steps only; "
+                            "put activation steps in a scenario of their own") for i, h in enumerate(hosted) if not h]
+    if "host_load" not in steps[0]:
+        problems.append(_misplaced(doc, 0, "host-load-first",
+                                   "a host scenario begins with host_load, which resets the host under test"))
+    return problems
+
+
+def load_scenario(
+    path: Path | str, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True
+) -> tuple[Scenario | None, list[Problem]]:
+    """Load one scenario file."""
+    doc, problems = load_mapping(path)
+    if doc is None:
+        return None, problems
+    return parse_scenario(doc, fixtures_path, check_schema=check_schema)
+
+
+def scenario_files(paths: Iterable[Path | str] = ()) -> list[Path]:
+    """The scenario files named by ``paths`` (files or folders); the bundled suite when empty."""
+    paths = list(paths) or [SUITE_DIR]
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*.yaml") if p.name != FIXTURES_FILE.name)
+        else:
+            found.append(path)
+    return found
+
+
+def load_suite(
+    paths: Iterable[Path | str] = (), *, check_schema: bool | None = None
+) -> tuple[list[Scenario], list[Problem]]:
+    """Load every scenario under ``paths`` (the bundled suite when empty); duplicate ids are problems.
+
+    Files are checked against the scenario schema unless ``check_schema`` is False; by default
+    the bundled suite is not re-checked (half the start-up time of ``pas run``): its files
+    ship with the package and tests/conformance checks each of them against the schema.
+    """
+    paths = list(paths)
+    if check_schema is None:
+        check_schema = bool(paths)
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    first_path: dict[str, str] = {}
+    for path in scenario_files(paths):
+        scenario, found = load_scenario(path, check_schema=check_schema)
+        problems += found
+        if scenario is None:
+            continue
+        if scenario.id in first_path:
+            problems.append(Problem(code="duplicate-scenario-id", pointer="/id", source=SourceLocation(path=str(path)),
+                                    message=f"id {scenario.id!r} is also used by {first_path[scenario.id]}; ids are never reused"))
+            continue
+        first_path[scenario.id] = str(path)
+        scenarios.append(scenario)
+    return scenarios, problems

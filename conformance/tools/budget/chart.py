@@ -1,0 +1,142 @@
+"""A chart of a budget: tokens per run, scheduled against every plugin awake.
+
+SVG is written by hand (no dependency): two ``<polyline>`` elements, axes, ticks and a
+legend. PNG needs matplotlib; without it :func:`write_chart` raises ChartUnavailable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conformance.tools.budget.measure import Budget
+from reference_impl.errors import PasError
+from reference_impl.render import escape, quoteattr
+
+WIDTH, HEIGHT = 720, 400
+LEFT, RIGHT, TOP, BOTTOM = 70, 20, 64, 60
+SCHEDULED_COLOR, AWAKE_COLOR = "#1f77b4", "#d62728"
+SUFFIXES = (".svg", ".png")
+PNG_NEEDS = "PNG needs matplotlib (pip install matplotlib); an .svg chart needs nothing"
+
+
+class ChartUnavailable(PasError, ValueError):
+    """The chart cannot be written in the format asked for (unknown suffix, or PNG without matplotlib)."""
+
+    def __init__(self, *, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot write the chart {path}: {reason}")
+
+
+def _series(budget: Budget) -> tuple[list[int], list[int]]:
+    return [r.scheduled.tokens for r in budget.runs], [r.all_awake.tokens for r in budget.runs]
+
+
+def _title(budget: Budget) -> str:
+    return (f"Prompt tokens per run: saving {budget.saving:.1%} "
+            f"({budget.tokenizer.label}, {len(budget.runs)} runs)")
+
+
+def _nice_top(value: int) -> int:
+    """A round axis maximum at or above ``value``."""
+    step = 1
+    while step * 10 < max(value, 1):
+        step *= 10
+    return max(step, -(-max(value, 1) // step) * step)
+
+
+def _points(values: list[int], top: int) -> str:
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    count = max(len(values) - 1, 1)
+    return " ".join(f"{LEFT + plot_w * i / count:.1f},{TOP + plot_h * (1 - v / top):.1f}" for i, v in enumerate(values))
+
+
+def _axes(runs: int, top: int, unit: str) -> list[str]:
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    bottom_y = TOP + plot_h
+    lines = [f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom_y}" stroke="#333"/>',
+             f'<line x1="{LEFT}" y1="{bottom_y}" x2="{WIDTH - RIGHT}" y2="{bottom_y}" stroke="#333"/>']
+    for k in range(5):
+        value, y = top * k // 4, bottom_y - plot_h * k / 4
+        lines.append(f'<line x1="{LEFT - 4}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}" stroke="#ddd"/>')
+        lines.append(f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end">{value}</text>')
+    count = max(runs - 1, 1)
+    for i in range(runs):
+        if runs <= 20 or i % max(runs // 10, 1) == 0:
+            x = LEFT + plot_w * i / count
+            lines.append(f'<text x="{x:.1f}" y="{bottom_y + 18}" text-anchor="middle">{i + 1}</text>')
+    lines.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 15}" text-anchor="middle">run</text>')
+    lines.append(f'<text x="18" y="{TOP + plot_h / 2:.1f}" text-anchor="middle" '
+                 f'transform="rotate(-90 18 {TOP + plot_h / 2:.1f})">{unit}</text>')
+    return lines
+
+
+def render_svg(budget: Budget) -> str:
+    """The chart as a standalone SVG document (two polylines: scheduled and all awake)."""
+    scheduled, awake = _series(budget)
+    top = _nice_top(max(scheduled + awake, default=1))
+    legend_x, legend_y = LEFT, TOP - 22
+    body = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
+        f"<title>{escape(_title(budget))}</title>",
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+        f'<text x="{WIDTH / 2}" y="24" text-anchor="middle" font-size="14">{escape(_title(budget))}</text>',
+        *_axes(len(scheduled), top, "tokens (estimate)" if budget.tokenizer.estimate else "tokens"),
+        f'<polyline id="all-awake" fill="none" stroke="{AWAKE_COLOR}" stroke-width="2" '
+        f'points={quoteattr(_points(awake, top))}/>',
+        f'<polyline id="scheduled" fill="none" stroke="{SCHEDULED_COLOR}" stroke-width="2" '
+        f'points={quoteattr(_points(scheduled, top))}/>',
+        f'<line x1="{legend_x}" y1="{legend_y}" x2="{legend_x + 20}" y2="{legend_y}" stroke="{AWAKE_COLOR}" '
+        'stroke-width="2"/>',
+        f'<text x="{legend_x + 26}" y="{legend_y + 4}">every plugin awake (scheduler off)</text>',
+        f'<line x1="{legend_x + 260}" y1="{legend_y}" x2="{legend_x + 280}" y2="{legend_y}" stroke="{SCHEDULED_COLOR}" '
+        'stroke-width="2"/>',
+        f'<text x="{legend_x + 286}" y="{legend_y + 4}">with scheduling (prompt + activation replies)</text>',
+        "</svg>",
+    ]
+    return "\n".join(body) + "\n"
+
+
+def check_chart_path(path: Path | str) -> None:
+    """Raise ChartUnavailable now if :func:`write_chart` could not write this kind of file."""
+    import importlib.util
+
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ChartUnavailable(path=str(path), reason="the chart file must end in .svg or .png")
+    if suffix == ".png" and importlib.util.find_spec("matplotlib") is None:
+        raise ChartUnavailable(path=str(path), reason=PNG_NEEDS)
+
+
+def _write_png(budget: Budget, path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        raise ChartUnavailable(path=str(path), reason=PNG_NEEDS) from None
+    scheduled, awake = _series(budget)
+    runs = list(range(1, len(scheduled) + 1))
+    figure, axes = pyplot.subplots(figsize=(WIDTH / 100, HEIGHT / 100), dpi=100)
+    axes.plot(runs, awake, color=AWAKE_COLOR, label="every plugin awake")
+    axes.plot(runs, scheduled, color=SCHEDULED_COLOR, label="with scheduling")
+    axes.set(title=_title(budget), xlabel="run", ylabel="tokens (estimate)" if budget.tokenizer.estimate else "tokens",
+             ylim=(0, None))
+    axes.legend()
+    figure.savefig(path)
+    pyplot.close(figure)
+
+
+def write_chart(budget: Budget, path: Path | str) -> None:
+    """Write the chart to ``path`` (``.svg`` or ``.png``, by suffix).
+
+    Raises ChartUnavailable for another suffix or PNG without matplotlib, OSError when the file cannot be written.
+    """
+    path = Path(path)
+    check_chart_path(path)
+    if path.suffix.lower() == ".png":
+        _write_png(budget, path)
+    else:
+        path.write_text(render_svg(budget), encoding="utf-8")

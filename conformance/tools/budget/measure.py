@@ -1,0 +1,269 @@
+"""What scheduling saves: the prompt of every run with scheduling against every plugin awake.
+
+For each ``run`` of a script the reference scheduler is driven twice from the same start:
+
+* **scheduled**: the host config as given. The run's size is its reference prompt text
+  (``reference_impl.render.render_run``) plus the replies of the ``activate_plugin`` and
+  ``extend_plugin_activation`` calls made in that run while the scheduler is on (an
+  activation reply carries the plugin's full block: that is part of what scheduling costs).
+  Calls made while the scheduler is off are not counted: with every plugin shown, a model
+  has no reason to make them.
+* **all awake**: the same host with the scheduler switched off (every plugin always awake),
+  the same runs and admin actions, no calls (``scheduler on|off`` commands are ignored here).
+
+A third pass, with no calls at all, gives the **ceiling**: the saving if the model never
+activated anything. A call belongs to the latest run of its conversation; calls before a
+conversation's first run are counted in that first run. Conversation history (earlier
+replies replayed in later runs) is not modelled: each run is its plugin prompt alone.
+
+With ``include_parameters`` every shown method also costs its parameter schema as compact
+JSON, as for a host that sends tool definitions beside the prompt text. The reference text
+itself lists methods without parameters.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from conformance.tools.budget.tokenizer import Tokenizer, load_tokenizer
+from reference_impl.problems import Problem, Severity, SourceLocation
+from reference_impl.events import (
+    Activate,
+    CallObservation,
+    Event,
+    Extend,
+    PluginView,
+    RunObservation,
+    SetScheduler,
+    StartRun,
+)
+from reference_impl.model import HostConfig, Manifest, PluginState
+
+TYPICAL_MIX = Path(__file__).resolve().parent / "typical.pas"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Size:
+    """The size of some prompt text: characters and tokens."""
+
+    chars: int = 0
+    tokens: int = 0
+
+    def __add__(self, other: Size) -> Size:
+        return Size(chars=self.chars + other.chars, tokens=self.tokens + other.tokens)
+
+    def to_json(self) -> dict[str, int]:
+        """``{"chars": .., "tokens": ..}``."""
+        return {"chars": self.chars, "tokens": self.tokens}
+
+
+def saving(scheduled: Size, all_awake: Size) -> float:
+    """The fraction of tokens scheduling saves (negative when it costs more; 0 for an empty baseline)."""
+    return 0.0 if all_awake.tokens == 0 else 1 - scheduled.tokens / all_awake.tokens
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunBudget:
+    """One run: its place in the script and its size both ways."""
+
+    index: int  # 1-based, in script order
+    conversation: str
+    line: int  # the script line of the ``run`` command
+    scheduled: Size  # prompt plus call replies
+    replies: Size  # the call-reply part of ``scheduled``
+    all_awake: Size
+    ceiling: Size  # scheduled with no activation ever made
+    states: Mapping[str, int] = field(default_factory=dict)  # plugins per state, scheduled side
+
+    @property
+    def saving(self) -> float:
+        """This run's saving fraction."""
+        return saving(self.scheduled, self.all_awake)
+
+    def to_json(self) -> dict[str, Any]:
+        """One row of the JSON report."""
+        return {
+            "run": self.index, "conversation": self.conversation, "line": self.line,
+            "scheduled": self.scheduled.to_json(), "replies": self.replies.to_json(),
+            "all_awake": self.all_awake.to_json(), "saving": round(self.saving, 4),
+            "states": dict(self.states),
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Budget:
+    """The result of :func:`measure_budget`; rows are empty unless :attr:`ok`."""
+
+    plugins_source: str
+    host_source: str
+    script_source: str
+    tokenizer: Tokenizer
+    include_parameters: bool = False
+    runs: tuple[RunBudget, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when no error stopped the measurement."""
+        return all(p.severity is not Severity.ERROR for p in self.problems)
+
+    def total(self, side: str) -> Size:
+        """Sum over the runs of ``scheduled``, ``replies``, ``all_awake`` or ``ceiling``."""
+        return sum((getattr(run, side) for run in self.runs), Size())
+
+    @property
+    def saving(self) -> float:
+        """The overall saving fraction (tokens)."""
+        return saving(self.total("scheduled"), self.total("all_awake"))
+
+    @property
+    def saving_ceiling(self) -> float:
+        """The saving had the model never activated a plugin."""
+        return saving(self.total("ceiling"), self.total("all_awake"))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report: sources, tokenizer, totals, ``saving`` and one row per run."""
+        scheduled, awake = self.total("scheduled"), self.total("all_awake")
+        return {
+            "plugins": self.plugins_source, "host": self.host_source, "script": self.script_source,
+            "tokenizer": {"name": self.tokenizer.name, "estimate": self.tokenizer.estimate,
+                          "label": self.tokenizer.label, "source": self.tokenizer.source},
+            "text": "reference+parameters" if self.include_parameters else "reference",
+            "totals": {"scheduled": scheduled.to_json(), "replies": self.total("replies").to_json(),
+                       "all_awake": awake.to_json(), "ceiling": self.total("ceiling").to_json()},
+            "saving": round(self.saving, 4),
+            "saving_chars": round(1 - scheduled.chars / awake.chars, 4) if awake.chars else 0.0,
+            "saving_ceiling": round(self.saving_ceiling, 4),
+            "runs": [run.to_json() for run in self.runs],
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+def parameters_text(manifests: Mapping[str, Manifest], views: Iterable[PluginView]) -> str:
+    """The parameter schemas of every shown method, one compact JSON object per line."""
+    return "\n".join(
+        json.dumps(method.parameters, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+        for view in views if view.methods_shown
+        for method in manifests[view.module_name].methods if method.parameters
+    )
+
+
+class _Meter:
+    """Turns observations into sizes with one tokenizer, adding parameter text when asked."""
+
+    def __init__(self, tokenizer: Tokenizer, manifests: Mapping[str, Manifest], parameters: bool) -> None:
+        self.tokenizer, self.manifests, self.parameters = tokenizer, manifests, parameters
+
+    def size(self, text: str, views: Sequence[PluginView] = ()) -> Size:
+        if self.parameters:
+            text = "\n".join(t for t in (text, parameters_text(self.manifests, views)) if t)
+        return Size(chars=len(text), tokens=self.tokenizer.count(text))
+
+    def run(self, observation: RunObservation) -> Size:
+        return self.size(observation.text or "", observation.plugins)
+
+    def reply(self, observation: CallObservation) -> Size:
+        return self.size(observation.text or "", (observation.block,) if observation.block else ())
+
+
+def _engine(manifests: Sequence[Manifest], host: HostConfig):
+    from reference_impl.engine import Engine
+
+    engine = Engine(text=True)
+    engine.start(manifests, host)
+    return engine
+
+
+def _is_call(event: Event) -> bool:
+    return isinstance(event, (Activate, Extend))
+
+
+def _sizes_of_runs(events: Iterable[Event], engine, meter: _Meter) -> list[Size]:
+    """Apply ``events``; return the size of every run."""
+    sizes = []
+    for event in events:
+        observation = engine.apply(event)
+        if isinstance(observation, RunObservation):
+            sizes.append(meter.run(observation))
+    return sizes
+
+
+def _scheduled(commands: Sequence[Any], engine, meter: _Meter) -> list[dict[str, Any]]:
+    """The scheduled pass: one mutable row per run, replies added to the latest run of their conversation."""
+    from reference_impl.scheduler import scheduler_on
+    from reference_impl.semantics import load_semantics
+
+    semantics = load_semantics()
+    rows: list[dict[str, Any]] = []
+    latest: dict[str, dict[str, Any]] = {}
+    pending: dict[str, Size] = {}
+    for command in commands:
+        event = command.event
+        counted = _is_call(event) and scheduler_on(engine.state.host, semantics)
+        observation = engine.apply(event)
+        if isinstance(observation, RunObservation):
+            states: dict[str, int] = {state.value: 0 for state in PluginState}
+            for view in observation.plugins:
+                states[view.state.value] += 1
+            row = {"conversation": event.conversation, "line": command.line, "prompt": meter.run(observation),
+                   "replies": pending.pop(event.conversation, Size()), "states": states}
+            rows.append(row)
+            latest[event.conversation] = row
+        elif counted and isinstance(observation, CallObservation):
+            size = meter.reply(observation)
+            if event.conversation in latest:
+                latest[event.conversation]["replies"] += size
+            else:
+                pending[event.conversation] = pending.get(event.conversation, Size()) + size
+    return rows
+
+
+def measure_budget(
+    script: str | None = None,
+    *,
+    plugins: Path | str | None = None,
+    host: Path | str | None = None,
+    script_name: str | None = None,
+    tokenizer: Tokenizer | None = None,
+    include_parameters: bool = False,
+) -> Budget:
+    """Measure every run of ``script`` (default: the typical mix) scheduled and all awake.
+
+    Plugin and host defaults are those of ``pas simulate`` (the bundled examples). Input
+    problems are returned in the result, never raised; a script without a ``run`` is one.
+    """
+    from conformance.tools.simulate.simulation import simulate
+
+    if script is None:
+        script, script_name = TYPICAL_MIX.read_text(encoding="utf-8"), script_name or str(TYPICAL_MIX)
+    script_name = script_name or "script"
+    tokenizer = tokenizer or load_tokenizer()
+    loaded = simulate(script, plugins=plugins, host=host, script_name=script_name)
+    budget = Budget(plugins_source=loaded.plugins_source, host_source=loaded.host_source, script_source=script_name,
+                    tokenizer=tokenizer, include_parameters=include_parameters,
+                    problems=loaded.problems + loaded.script_problems)
+    if not loaded.ok:
+        return budget
+    commands = [step.command for step in loaded.steps]
+    if not any(isinstance(c.event, StartRun) for c in commands):
+        problem = Problem(code="no-run", message="the script starts no run; add at least one 'run'",
+                          source=SourceLocation(path=script_name, line=1, column=1))
+        return replace(budget, problems=(*budget.problems, problem))
+    meter = _Meter(tokenizer, {m.module_name: m for m in loaded.manifests}, include_parameters)
+    events = [c.event for c in commands]
+    rows = _scheduled(commands, _engine(loaded.manifests, loaded.host), meter)
+    awake_host = replace(loaded.host, scheduler_enabled=False)
+    awake = _sizes_of_runs((e for e in events if not _is_call(e) and not isinstance(e, SetScheduler)),
+                           _engine(loaded.manifests, awake_host), meter)
+    ceiling = _sizes_of_runs((e for e in events if not _is_call(e)), _engine(loaded.manifests, loaded.host), meter)
+    runs = tuple(
+        RunBudget(index=i, conversation=row["conversation"], line=row["line"],
+                  scheduled=row["prompt"] + row["replies"], replies=row["replies"], all_awake=awake[i - 1],
+                  ceiling=ceiling[i - 1], states=row["states"])
+        for i, row in enumerate(rows, start=1)
+    )
+    return replace(budget, runs=runs)

@@ -1,0 +1,131 @@
+"""From extracted NekroAgent plugins to PAS manifest YAML files, schema-checked before writing.
+
+Field mapping: ``name``, ``module_name``, ``version``, ``description``, ``author``, ``url``,
+``support_adapter``, ``allow_sleep`` and ``sleep_brief`` keep their names, ``is_builtin``
+becomes ``builtin``; ``description``, ``version`` and ``url`` are stripped as NekroAgent
+strips them. Defaults (``allow_sleep: None``, ``is_builtin=False``, no adapters) are left
+out. A manifest that does not pass the plugin-manifest schema (say, its version was built
+at run time, or is not semantic versioning) is not written: its problems say why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.tools.extract.nekro import Plugin
+from reference_impl.problems import Problem, Severity, SourceLocation
+
+MODELINE = "# yaml-language-server: $schema=https://plugin-activation-spec.org/schemas/1.0/plugin-manifest.schema.json"
+_RENAMED = {"is_builtin": "builtin"}
+_STRIPPED = frozenset({"description", "version", "url"})
+_ORDER = ("name", "module_name", "version", "description", "author", "url", "builtin", "support_adapter",
+          "allow_sleep", "sleep_brief")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Output:
+    """One manifest ready to write: where, the YAML text, and the plugin it came from."""
+
+    filename: str
+    text: str
+    module_name: str
+    source: SourceLocation
+
+
+def manifest_doc(plugin: Plugin) -> dict[str, Any]:
+    """The PAS manifest document of an extracted plugin (only the fields that were resolved)."""
+    values: dict[str, Any] = {}
+    for key, located in plugin.fields.items():
+        value = located.value
+        if key in _STRIPPED and isinstance(value, str):
+            value = value.strip()
+        values[_RENAMED.get(key, key)] = value
+    doc: dict[str, Any] = {"kind": "plugin-manifest"}
+    for key in _ORDER:
+        value = values.get(key)
+        if value is None or (key == "builtin" and value is False) or (key == "support_adapter" and value == []):
+            continue
+        doc[key] = value
+    if plugin.injects_prompt:
+        doc["injects_prompt"] = True
+    if plugin.methods:
+        doc["methods"] = [_method_doc(m) for m in plugin.methods]
+    return doc
+
+
+def _method_doc(method: Any) -> dict[str, Any]:
+    doc = {"name": method.name, "kind": method.kind, "description": method.description}
+    if method.display_name:
+        doc["x-nekro-name"] = method.display_name
+    return doc
+
+
+def _field_source(plugin: Plugin, pointer: str) -> SourceLocation:
+    """Where the value at ``pointer`` was written in the Python source (the call when unknown)."""
+    parts = pointer.strip("/").split("/")
+    if parts[0] == "methods" and len(parts) > 1 and parts[1].isdigit() and int(parts[1]) < len(plugin.methods):
+        return plugin.methods[int(parts[1])].source
+    key = {v: k for k, v in _RENAMED.items()}.get(parts[0], parts[0])
+    located = plugin.fields.get(key)
+    return located.source if located else plugin.source
+
+
+def check_manifest(plugin: Plugin, doc: Mapping[str, Any]) -> list[Problem]:
+    """Schema problems of ``doc``, located in the plugin's Python source."""
+    from conformance.documents.loader import parse_documents
+    from conformance.documents.schemas import check_against
+
+    text = render_yaml(doc, plugin)
+    documents, problems = parse_documents(text, "<generated manifest>")
+    if problems or len(documents) != 1 or documents[0].value != doc:  # YAML 1.1 dumper vs 1.2 reader
+        return [Problem(code="internal-error", message="the generated YAML does not read back as the manifest "
+                        "(a bug in pas extract; please report it)", source=plugin.source)]
+    found = check_against("plugin-manifest", documents[0])
+    return [Problem(code="invalid-manifest", message=f"the manifest would not be valid: {p.message}", pointer=p.pointer,
+                    source=_field_source(plugin, p.pointer), severity=Severity.ERROR) for p in found]
+
+
+def render_yaml(doc: Mapping[str, Any], plugin: Plugin) -> str:
+    """The manifest as YAML: modeline, provenance comment, then the document in field order."""
+    import yaml
+
+    source = plugin.source
+    header = [MODELINE, f"# Extracted by `pas extract nekro` from {source.path}:{source.line} ({plugin.variable or 'NekroPlugin(...)'})."]
+    body = yaml.safe_dump(dict(doc), allow_unicode=True, sort_keys=False, width=1_000_000, default_flow_style=False)
+    return "\n".join(header) + "\n" + body
+
+
+def plan_outputs(plugins: Sequence[Plugin]) -> tuple[list[Output], list[Problem]]:
+    """The files to write, one per valid plugin; problems for invalid and duplicate ones."""
+    outputs: list[Output] = []
+    problems: list[Problem] = []
+    taken: dict[str, SourceLocation] = {}
+    for plugin in plugins:
+        doc = manifest_doc(plugin)
+        found = check_manifest(plugin, doc)
+        if found:
+            problems += found
+            continue
+        module = doc["module_name"]
+        if module in taken:
+            problems.append(Problem(code="duplicate-module-name", message=f"module_name '{module}' was already "
+                                    f"extracted from {taken[module]}; this plugin is not written", source=plugin.source))
+            continue
+        taken[module] = plugin.source
+        outputs.append(Output(filename=f"{module}.yaml", text=render_yaml(doc, plugin), module_name=module,
+                              source=plugin.source))
+    return outputs, problems
+
+
+def write_outputs(outputs: Iterable[Output], directory: Path) -> list[Path]:
+    """Write every output into ``directory`` (created if needed); raises OSError when it cannot."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for output in outputs:
+        path = directory / output.filename
+        path.write_text(output.text, encoding="utf-8")
+        written.append(path)
+    return written
