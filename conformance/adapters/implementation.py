@@ -18,6 +18,9 @@ from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
+# One per-step timeout (seconds) for every entry point: pas run, pas fuzz, the pytest plugin, adapter_for.
+DEFAULT_STEP_TIMEOUT = 5.0
+
 
 @runtime_checkable
 class Scheduler(Protocol):

@@ -19,10 +19,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from conformance.adapters.implementation import Adapter
+from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT, Adapter
 from reference_impl.errors import PasError
 
-DEFAULT_TIMEOUT = 10.0
 FORMS = "'reference', 'python:package.module:factory' or 'cmd:COMMAND ARGS'"
 
 
@@ -73,7 +72,7 @@ def _stdio(spec: str, command: str, timeout: float, check_messages: bool) -> Ada
     return StdioAdapter(argv, timeout=timeout, check_messages=check_messages)
 
 
-def adapter_for(spec: str, *, timeout: float = DEFAULT_TIMEOUT, check_messages: bool = False) -> Adapter:
+def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messages: bool = False) -> Adapter:
     """The adapter for an ``--impl`` value; raises BadImplementation when it names nothing usable.
 
     ``timeout`` (seconds per step) and ``check_messages`` (schema-check every wire message)

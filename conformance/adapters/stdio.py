@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from conformance.adapters import protocol
-from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT, ImplementationFailed
 from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, HelloResponse, StartRequest
 from conformance.adapters.protocol.wire import PROTOCOL_VERSION, MessageInvalid, check_message, decode, encode
 from reference_impl.events import Event
@@ -172,7 +172,7 @@ class StdioAdapter:
     """
 
     def __init__(
-        self, argv: list[str], timeout: float = 5.0, check_messages: bool = False, max_line_bytes: int = 1_048_576
+        self, argv: list[str], timeout: float = DEFAULT_STEP_TIMEOUT, check_messages: bool = False, max_line_bytes: int = 1_048_576
     ) -> None:
         if not argv:
             raise ValueError("argv must name a program to run")

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
+
 _STATE = pytest.StashKey["_Pas"]()
 
 
@@ -31,8 +33,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--pas-profile", action="append", choices=("activation", "text", "host"), metavar="PROFILE",
                     help="test only these PAS profiles (repeatable; default: all the implementation claims)")
     group.addoption("--pas-expected-failures", metavar="FILE", help="YAML mapping of scenario id to why it fails")
-    group.addoption("--pas-timeout", type=float, default=10.0, metavar="SECONDS",
-                    help="per-step timeout for cmd: implementations (default: 10)")
+    group.addoption("--pas-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
+                    help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
 
 
 class _Pas:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
 
 HELP = "Fuzz an implementation against the reference; shrink any disagreement into a scenario file."
@@ -36,8 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=".", metavar="DIR", help="where to write the scenario file (default: .)")
     parser.add_argument("--profile", action="append", choices=("activation", "text"), metavar="PROFILE",
                         help="compare only these profiles (repeatable: activation, text; default: all claimed)")
-    parser.add_argument("--timeout", type=positive(float), default=10.0, metavar="SECONDS",
-                        help="per-step timeout for cmd: implementations (default: 10)")
+    parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
+                        help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
 
 
 def _usage(message: object) -> int:

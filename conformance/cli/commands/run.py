@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Iterable
 
+from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
 from conformance.cli.commands._output import write_report
 
@@ -38,8 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
     parser.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--expected-failures", metavar="FILE", help="YAML mapping of scenario id to the reason it fails")
-    parser.add_argument("--timeout", type=positive(float), default=5.0, metavar="SECONDS",
-                        help="per-step timeout for cmd: implementations (default: 5)")
+    parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
+                        help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
     parser.add_argument("--check-messages", action="store_true",
                         help="check every stdio protocol message against its JSON Schema")
 
