@@ -27,7 +27,7 @@ from reference_impl.host_commands import (
     Start,
     Stop,
 )
-from reference_impl.host_config import JSON, HostProblem, MergedConfig, Merge, deep_merge
+from reference_impl.host_config import JSON, Merge, MergedConfig, deep_merge
 from reference_impl.lifecycle import (
     HookRunner,
     HostPlan,
@@ -39,6 +39,7 @@ from reference_impl.lifecycle import (
     setup_order,
 )
 from reference_impl.model import ImplementationInfo
+from reference_impl.problems import Problem
 
 PROFILES = ("host",)
 
@@ -97,7 +98,7 @@ class HostObservation:
     """What one command produced: events in order, problems, and (per command) orders or a config."""
 
     events: tuple[LifecycleEvent, ...] = ()
-    problems: tuple[HostProblem, ...] = ()
+    problems: tuple[Problem, ...] = ()
     load_order: tuple[str, ...] | None = None
     setup_order: tuple[str, ...] | None = None
     config: MergedConfig | None = None
@@ -105,7 +106,7 @@ class HostObservation:
     def to_json(self) -> dict[str, JSON]:
         """Return the wire form (orders and config only when the command produces them)."""
         doc: dict[str, JSON] = {"events": [e.to_json() for e in self.events],
-                                "problems": [p.to_json() for p in self.problems]}
+                                "problems": [p.to_host_json() for p in self.problems]}
         if self.load_order is not None:
             doc["load_order"] = list(self.load_order)
         if self.setup_order is not None:
@@ -239,7 +240,7 @@ def _read_config(state: HostState, command: ReadConfig) -> HostObservation:
     config = state.plan.configs.get(command.module_name)
     if config is not None:
         return HostObservation(config=config)
-    problem = HostProblem(code="plugin-not-loaded", plugins=(command.module_name,),
+    problem = Problem(code="plugin-not-loaded", plugins=(command.module_name,),
                           message=f"plugin '{command.module_name}' is not loaded; it has no configuration")
     return HostObservation(problems=(problem,))
 

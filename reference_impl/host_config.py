@@ -34,6 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 from reference_impl.model import HostConfig, Manifest
+from reference_impl.problems import Origin, Problem, Severity, SourceKind
 
 JSON = Any
 Path = tuple[str, ...]
@@ -50,40 +51,6 @@ class Layer(enum.StrEnum):
     COMMAND_LINE = "command_line"
 
 
-class SourceKind(enum.StrEnum):
-    """The kind of document a value or a problem comes from."""
-
-    MANIFEST = "manifest"
-    HOST_CONFIG = "host_config"
-    ENVIRONMENT = "environment"
-    COMMAND_LINE = "command_line"
-
-
-class ProblemSeverity(enum.StrEnum):
-    """Errors make the named plugins invalid; warnings only inform."""
-
-    ERROR = "error"
-    WARNING = "warning"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Origin:
-    """Where something was written: a document and a JSON pointer into it.
-
-    ``name`` is the plugin's module_name for a manifest, ``""`` for the host config, the
-    variable name for the environment and the whole argument for the command line; for the
-    last two the pointer points into the parsed value.
-    """
-
-    kind: SourceKind
-    name: str = ""
-    pointer: str = ""
-
-    def to_json(self) -> dict[str, JSON]:
-        """Return the wire form."""
-        return {"kind": self.kind.value, "name": self.name, "pointer": self.pointer}
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Provenance:
     """Which layer set a configuration value, and where exactly."""
@@ -94,25 +61,6 @@ class Provenance:
     def to_json(self) -> dict[str, JSON]:
         """Return the wire form."""
         return {"layer": self.layer.value, "origin": self.origin.to_json()}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HostProblem:
-    """A finding of the host: a stable kebab-case code, one sentence, the plugins it names.
-
-    An error makes every loaded plugin in ``plugins`` invalid (not set up, HOST-VAL-*).
-    """
-
-    code: str
-    message: str
-    severity: ProblemSeverity = ProblemSeverity.ERROR
-    plugins: tuple[str, ...] = ()
-    origin: Origin | None = None
-
-    def to_json(self) -> dict[str, JSON]:
-        """Return the wire form."""
-        return {"code": self.code, "severity": self.severity.value, "message": self.message,
-                "plugins": list(self.plugins), "origin": self.origin.to_json() if self.origin else None}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -230,13 +178,13 @@ def defaults_layer(manifests: Sequence[Manifest]) -> tuple[Assignment, ...]:
                  for m in manifests)
 
 
-def file_layer(host: HostConfig, installed: Sequence[str]) -> tuple[tuple[Assignment, ...], tuple[HostProblem, ...]]:
+def file_layer(host: HostConfig, installed: Sequence[str]) -> tuple[tuple[Assignment, ...], tuple[Problem, ...]]:
     """The host config file's ``config`` entries; an entry naming no installed plugin is a warning."""
     assignments, problems = [], []
     for module_name, values in host.config.items():
         origin = Origin(kind=SourceKind.HOST_CONFIG, pointer=pointer_of(("config", module_name)))
         if module_name not in installed:
-            problems.append(HostProblem(code="config-unknown-plugin", severity=ProblemSeverity.WARNING, origin=origin,
+            problems.append(Problem(code="config-unknown-plugin", severity=Severity.WARNING, origin=origin,
                                         message=f"the config entry '{module_name}' names no installed plugin; "
                                                 "fix the name or remove the entry"))
             continue
@@ -245,13 +193,13 @@ def file_layer(host: HostConfig, installed: Sequence[str]) -> tuple[tuple[Assign
 
 
 def environment_layer(environment: Mapping[str, str], installed: Sequence[str],
-                      lower: Mapping[str, JSON]) -> tuple[tuple[Assignment, ...], tuple[HostProblem, ...]]:
+                      lower: Mapping[str, JSON]) -> tuple[tuple[Assignment, ...], tuple[Problem, ...]]:
     """The ``PAS__`` variables of ``environment`` as assignments (see the module docstring).
 
     ``lower`` is each plugin's configuration merged from the layers below (for key case).
     """
     assignments: list[Assignment] = []
-    problems: list[HostProblem] = []
+    problems: list[Problem] = []
     for name in sorted(n for n in environment if n.startswith(ENV_PREFIX)):
         module_name, segments, problem = _env_target(name, installed)
         path, key_problem = _resolve_keys(name, module_name, segments, lower.get(module_name, {}))
@@ -262,26 +210,26 @@ def environment_layer(environment: Mapping[str, str], installed: Sequence[str],
     return tuple(assignments), tuple(problems)
 
 
-def _env_target(name: str, installed: Sequence[str]) -> tuple[str, tuple[str, ...], HostProblem | None]:
+def _env_target(name: str, installed: Sequence[str]) -> tuple[str, tuple[str, ...], Problem | None]:
     """The module a variable belongs to and its key segments, or a problem."""
     rest = name[len(ENV_PREFIX):].upper()
     origin = Origin(kind=SourceKind.ENVIRONMENT, name=name)
     candidates = [m for m in installed if rest.startswith(m.upper() + "__")]
     if len(candidates) > 1:
         listed = " and ".join(f"'{m}'" for m in candidates)
-        return "", (), HostProblem(code="env-ambiguous-plugin", plugins=tuple(candidates), origin=origin,
+        return "", (), Problem(code="env-ambiguous-plugin", plugins=tuple(candidates), origin=origin,
                                    message=f"the variable {name} could belong to plugins {listed}; "
                                            "remove the variable or rename one of the plugins")
     if not candidates:
         bare = [m for m in installed if rest == m.upper()]
         message = (f"the variable {name} names plugin '{bare[0]}' but no key; use {name}__<KEY>" if bare else
                    f"the variable {name} names no installed plugin; it is ignored")
-        return "", (), HostProblem(code="env-no-key" if bare else "env-unknown-plugin", origin=origin,
-                                   severity=ProblemSeverity.WARNING, plugins=tuple(bare), message=message)
+        return "", (), Problem(code="env-no-key" if bare else "env-unknown-plugin", origin=origin,
+                                   severity=Severity.WARNING, plugins=tuple(bare), message=message)
     module_name = candidates[0]
     segments = tuple(name[len(ENV_PREFIX) + len(module_name) + 2:].split("__"))
     if "" in segments:
-        return "", (), HostProblem(code="env-empty-key", severity=ProblemSeverity.WARNING, origin=origin,
+        return "", (), Problem(code="env-empty-key", severity=Severity.WARNING, origin=origin,
                                    plugins=(module_name,),
                                    message=f"the variable {name} has an empty key between '__' separators; "
                                            "it is ignored")
@@ -289,7 +237,7 @@ def _env_target(name: str, installed: Sequence[str]) -> tuple[str, tuple[str, ..
 
 
 def _resolve_keys(name: str, module_name: str, segments: Sequence[str],
-                  lower: JSON) -> tuple[Path, HostProblem | None]:
+                  lower: JSON) -> tuple[Path, Problem | None]:
     """Map variable segments to config keys, matching existing keys without regard to case."""
     path: list[str] = []
     node = lower
@@ -299,7 +247,7 @@ def _resolve_keys(name: str, module_name: str, segments: Sequence[str],
         if len(matches) > 1:
             at = pointer_of(path) or "the top level"
             listed = " and ".join(f"'{k}'" for k in matches)
-            return (), HostProblem(code="env-ambiguous-key", plugins=(module_name,),
+            return (), Problem(code="env-ambiguous-key", plugins=(module_name,),
                                    origin=Origin(kind=SourceKind.ENVIRONMENT, name=name),
                                    message=f"the variable {name} could name keys {listed} at {at} of plugin "
                                            f"'{module_name}'; rename one of the keys or use --set")
@@ -310,22 +258,22 @@ def _resolve_keys(name: str, module_name: str, segments: Sequence[str],
 
 
 def override_layer(overrides: Sequence[str], installed: Sequence[str],
-                   loaded: Sequence[str]) -> tuple[tuple[Assignment, ...], tuple[HostProblem, ...]]:
+                   loaded: Sequence[str]) -> tuple[tuple[Assignment, ...], tuple[Problem, ...]]:
     """Command-line ``module.key.sub=value`` overrides as assignments, in the order given."""
     assignments: list[Assignment] = []
-    problems: list[HostProblem] = []
+    problems: list[Problem] = []
     for text in overrides:
         origin = Origin(kind=SourceKind.COMMAND_LINE, name=text)
         target, equals, raw = text.partition("=")
         keys = target.split(".")
         if not equals or len(keys) < 2 or "" in keys:
-            problems.append(HostProblem(code="override-syntax", origin=origin,
+            problems.append(Problem(code="override-syntax", origin=origin,
                                         message=f"the override '{text}' is not of the form module.key=value"))
         elif keys[0] not in installed:
-            problems.append(HostProblem(code="override-unknown-plugin", origin=origin,
+            problems.append(Problem(code="override-unknown-plugin", origin=origin,
                                         message=f"the override '{text}' names no installed plugin '{keys[0]}'"))
         elif keys[0] not in loaded:
-            problems.append(HostProblem(code="override-plugin-not-loaded", severity=ProblemSeverity.WARNING,
+            problems.append(Problem(code="override-plugin-not-loaded", severity=Severity.WARNING,
                                         origin=origin, plugins=(keys[0],),
                                         message=f"the override '{text}' has no effect: plugin '{keys[0]}' "
                                                 "is not loaded"))
@@ -337,7 +285,7 @@ def override_layer(overrides: Sequence[str], installed: Sequence[str],
 
 def build_configs(manifests: Sequence[Manifest], loaded: Sequence[str], host: HostConfig,
                   environment: Mapping[str, str], overrides: Sequence[str],
-                  merge: Merge = deep_merge) -> tuple[Mapping[str, MergedConfig], tuple[HostProblem, ...]]:
+                  merge: Merge = deep_merge) -> tuple[Mapping[str, MergedConfig], tuple[Problem, ...]]:
     """Every loaded plugin's merged configuration, and the problems found in the layers.
 
     ``manifests`` are the installed plugins; ``loaded`` the module names in load order.
@@ -368,7 +316,7 @@ def _config_validator(schema_json: str) -> Any:
     return Draft202012Validator(schema, registry=Registry())
 
 
-def check_config(manifest: Manifest, config: MergedConfig) -> tuple[HostProblem, ...]:
+def check_config(manifest: Manifest, config: MergedConfig) -> tuple[Problem, ...]:
     """Validate a merged configuration against the plugin's ``config.schema`` (HOST-VAL-3).
 
     Nothing is fetched: a ``$ref`` to anything outside the schema is reported as a problem.
@@ -384,12 +332,12 @@ def check_config(manifest: Manifest, config: MergedConfig) -> tuple[HostProblem,
         reason = getattr(error, "message", None) or str(error) or type(error).__name__
         inside = pointer_of([str(k) for k in getattr(error, "path", ())])
         origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer=schema_origin.pointer + inside)
-        return (HostProblem(code="invalid-config-schema", plugins=(name,), origin=origin,
+        return (Problem(code="invalid-config-schema", plugins=(name,), origin=origin,
                             message=f"plugin '{name}' has a config schema that cannot be used: {reason}"),)
     return tuple(_config_problem(name, config, error, schema_origin) for error in errors)
 
 
-def _config_problem(name: str, config: MergedConfig, error: Any, schema_origin: Origin) -> HostProblem:
+def _config_problem(name: str, config: MergedConfig, error: Any, schema_origin: Origin) -> Problem:
     """The problem for one schema error: located where the offending value was written, when known."""
     path = [str(k) for k in error.absolute_path]
     written = (config.provenance.get(pointer_of(path[:n])) for n in range(len(path), 0, -1))
@@ -397,5 +345,5 @@ def _config_problem(name: str, config: MergedConfig, error: Any, schema_origin: 
     origin = provenance.origin if provenance else Origin(
         kind=SourceKind.MANIFEST, name=name,
         pointer=schema_origin.pointer + pointer_of([str(k) for k in error.absolute_schema_path]))
-    return HostProblem(code="invalid-config", plugins=(name,), origin=origin,
+    return Problem(code="invalid-config", plugins=(name,), origin=origin,
                        message=f"plugin '{name}' config at {pointer_of(path) or '/'}: {error.message}")

@@ -14,25 +14,22 @@ from types import MappingProxyType
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.host_config import (
-    HostProblem,
     Merge,
     MergedConfig,
-    Origin,
-    ProblemSeverity,
-    SourceKind,
     build_configs,
     check_config,
     deep_merge,
     pointer_of,
 )
 from reference_impl.model import HostConfig, Manifest
+from reference_impl.problems import Origin, Problem, Severity, SourceKind
 
 Dependencies = Mapping[str, Sequence[str]]
 Order = Callable[[Sequence[str], Dependencies, frozenset[str]], tuple[str, ...]]
 HookRunner = Callable[[Sequence[str], Callable[[str], bool]], Sequence[tuple[str, bool]]]
 
 
-def load_order(manifests: Sequence[Manifest], host: HostConfig) -> tuple[tuple[str, ...], tuple[HostProblem, ...]]:
+def load_order(manifests: Sequence[Manifest], host: HostConfig) -> tuple[tuple[str, ...], tuple[Problem, ...]]:
     """Built-ins in installation order, then ``host.enabled`` as listed; disabled plugins are not loaded.
 
     An enabled entry naming no installed plugin is skipped with a ``plugin-not-found``
@@ -41,7 +38,7 @@ def load_order(manifests: Sequence[Manifest], host: HostConfig) -> tuple[tuple[s
     catalogue = Catalogue.of(manifests)
     order = tuple(m for m in catalogue.load_order(host) if m not in host.disabled)
     problems = tuple(
-        HostProblem(code="plugin-not-found", severity=ProblemSeverity.WARNING, plugins=(name,),
+        Problem(code="plugin-not-found", severity=Severity.WARNING, plugins=(name,),
                     origin=Origin(kind=SourceKind.HOST_CONFIG, pointer=pointer_of(("enabled", str(index)))),
                     message=f"enabled plugin '{name}' is not installed; it is skipped")
         for index, name in enumerate(host.enabled) if name not in catalogue.manifests
@@ -50,7 +47,7 @@ def load_order(manifests: Sequence[Manifest], host: HostConfig) -> tuple[tuple[s
 
 
 def missing_dependencies(manifests: Sequence[Manifest], order: Sequence[str],
-                         host: HostConfig) -> tuple[HostProblem, ...]:
+                         host: HostConfig) -> tuple[Problem, ...]:
     """A ``missing-dependency`` error for every dependency of a loaded plugin that is not loaded (HOST-VAL-1)."""
     installed = {m.module_name: m for m in manifests}
     loaded = set(order)
@@ -65,7 +62,7 @@ def missing_dependencies(manifests: Sequence[Manifest], order: Sequence[str],
                 why = "which is disabled; enable it or remove the dependency"
             else:
                 why = "which is installed but not enabled; add it to enabled"
-            problems.append(HostProblem(
+            problems.append(Problem(
                 code="missing-dependency", plugins=(name, dependency),
                 origin=Origin(kind=SourceKind.MANIFEST, name=name, pointer=pointer_of(("dependencies", str(index)))),
                 message=f"plugin '{name}' depends on '{dependency}', {why}"))
@@ -111,12 +108,12 @@ def dependency_cycles(order: Sequence[str], dependencies: Dependencies) -> tuple
     return tuple(cycles)
 
 
-def cycle_problems(order: Sequence[str], dependencies: Dependencies) -> tuple[HostProblem, ...]:
+def cycle_problems(order: Sequence[str], dependencies: Dependencies) -> tuple[Problem, ...]:
     """A ``dependency-cycle`` error per cycle, naming the plugins along it in order (HOST-VAL-2)."""
     problems = []
     for cycle in dependency_cycles(order, dependencies):
         index = list(dependencies[cycle[0]]).index(cycle[1])
-        problems.append(HostProblem(
+        problems.append(Problem(
             code="dependency-cycle", plugins=cycle[:-1],
             origin=Origin(kind=SourceKind.MANIFEST, name=cycle[0], pointer=pointer_of(("dependencies", str(index)))),
             message=f"dependency cycle {' -> '.join(cycle)}; remove one of these dependencies"))
@@ -227,7 +224,7 @@ class HostPlan:
 
     load_order: tuple[str, ...] = ()
     setup_order: tuple[str, ...] = ()
-    problems: tuple[HostProblem, ...] = ()
+    problems: tuple[Problem, ...] = ()
     configs: Mapping[str, MergedConfig] = field(default_factory=dict)
     invalid: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     blocked: Mapping[str, str] = field(default_factory=dict)
@@ -237,7 +234,7 @@ class HostPlan:
     @property
     def has_errors(self) -> bool:
         """Whether any problem is an error."""
-        return any(p.severity is ProblemSeverity.ERROR for p in self.problems)
+        return any(p.severity is Severity.ERROR for p in self.problems)
 
 
 def plan(manifests: Sequence[Manifest], host: HostConfig, environment: Mapping[str, str] = MappingProxyType({}),
@@ -258,7 +255,7 @@ def plan(manifests: Sequence[Manifest], host: HostConfig, environment: Mapping[s
     invalid: dict[str, tuple[str, ...]] = {}
     for problem in problems:
         for name in problem.plugins:
-            if problem.severity is ProblemSeverity.ERROR and name in dependencies:
+            if problem.severity is Severity.ERROR and name in dependencies:
                 invalid[name] = (*invalid.get(name, ()), problem.code)
     blocked = {n: c for n, c in dependents_of(list(invalid), order, dependencies).items() if n not in invalid}
     return HostPlan(

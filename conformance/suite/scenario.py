@@ -30,6 +30,7 @@ from reference_impl.events import (
     SetScheduler,
     SetStrategy,
     StartRun,
+    EVENT_KEYS,
 )
 from reference_impl.host_commands import (
     Behaviour,
@@ -41,6 +42,7 @@ from reference_impl.host_commands import (
     Reload,
     Start,
     Stop,
+    COMMAND_TYPES,
     command_to_json,
 )
 from reference_impl.model import HostConfig, Manifest
@@ -48,9 +50,8 @@ from reference_impl.model import HostConfig, Manifest
 DEFAULT_CONVERSATION = "main"
 SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
 FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
-ACTIONS = ("run", "activate", "extend", "set_strategy", "enable", "disable", "set_scheduler", "restart")
-HOST_ACTIONS = ("host_load", "host_start", "host_dispatch", "host_open_conversation", "host_reload",
-                "host_read_config", "host_stop")
+ACTIONS = tuple(EVENT_KEYS)
+HOST_ACTIONS = tuple(cmd.replace("-", "_") for cmd in COMMAND_TYPES)
 HOST_EXPECTATION_KEYS = ("events", "problems", "load_order", "setup_order", "config", "provenance")
 
 
@@ -259,7 +260,7 @@ def _plugins(
         manifests.append(Manifest.from_json(entry))
     names = [m.module_name for m in manifests]
     for name in sorted({n for n in names if names.count(n) > 1}):
-        problems.append(Problem(code="duplicate-module", pointer="/plugins", source=doc.where("/plugins"),
+        problems.append(Problem(code="duplicate-module-name", pointer="/plugins", source=doc.where("/plugins"),
                                 message=f"two plugins have module_name {name!r}; rename one"))
     return manifests, problems
 

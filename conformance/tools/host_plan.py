@@ -13,14 +13,15 @@ each holds one plugin manifest. Host configs found there (``kind: host-config``)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, load_mapping
 from reference_impl.problems import Problem, Severity, SourceLocation
 from conformance.documents.schemas import check_against
 from reference_impl.errors import MalformedDocument
-from reference_impl.host_config import ENV_PREFIX, HostProblem, Origin, Provenance, SourceKind
+from reference_impl.host_config import ENV_PREFIX, Provenance
+from reference_impl.problems import Origin, SourceKind
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig, Manifest
 
@@ -90,7 +91,7 @@ def load_plugin_dir(folder: Path | str,
         if manifest is None or doc is None:
             continue
         if manifest.module_name in docs:
-            problems.append(Problem(code="duplicate-module", pointer="/module_name", source=doc.where("/module_name"),
+            problems.append(Problem(code="duplicate-module-name", pointer="/module_name", source=doc.where("/module_name"),
                                     message=f"module_name '{manifest.module_name}' is also declared by "
                                             f"{docs[manifest.module_name].path}; this file is ignored"))
             continue
@@ -128,11 +129,12 @@ def source_of(origin: Origin, inputs: HostInputs) -> SourceLocation:
     return SourceLocation(path=f"--set {origin.name}" if origin.kind is SourceKind.COMMAND_LINE else origin.name)
 
 
-def locate(problem: HostProblem, inputs: HostInputs) -> Problem:
-    """The host problem as a located :class:`~reference_impl.problems.Problem`."""
+def locate(problem: Problem, inputs: HostInputs) -> Problem:
+    """The host problem located in the inputs: its origin becomes a source and a pointer."""
     origin = problem.origin
-    return Problem(code=problem.code, message=problem.message, severity=Severity(problem.severity.value),
-                   pointer=origin.pointer if origin else "", source=source_of(origin, inputs) if origin else None)
+    if origin is None:
+        return problem
+    return replace(problem, pointer=origin.pointer, source=source_of(origin, inputs))
 
 
 def provenance_source(provenance: Provenance, inputs: HostInputs) -> str:

@@ -122,7 +122,7 @@ def test_plan_reports_an_invalid_manifest_in_the_folder_and_plans_without_it(wor
 def test_plan_reports_a_second_manifest_with_the_same_module_name(world: Path, capsys) -> None:
     (world / "plugins" / "zz_core.yaml").write_text(CORE)
     _, out, _ = _pas(capsys, "host", "plan", str(world / "host.yaml"), "--plugins", str(world / "plugins"))
-    assert f"{world / 'plugins' / 'zz_core.yaml'}:2:14: error duplicate-module" in out
+    assert f"{world / 'plugins' / 'zz_core.yaml'}:2:14: error duplicate-module-name" in out
 
 
 @pytest.mark.parametrize("missing", ["host.yaml", "plugins"])

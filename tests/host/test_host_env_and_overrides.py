@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from host_checks import manifest
-from reference_impl.host_config import Layer, ProblemSeverity, SourceKind, parse_value, thaw
+from reference_impl.host_config import Layer, parse_value, thaw
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig
+from reference_impl.problems import Severity, SourceKind
 
 WEATHER = manifest("weather", defaults={"units": "metric", "api": {"timeout_s": 10, "retries": 2}})
 
@@ -92,7 +93,7 @@ def test_two_keys_differing_only_in_case_make_a_variable_ambiguous_and_the_plugi
 def test_a_variable_naming_no_installed_plugin_is_a_warning_and_is_ignored() -> None:
     result = _plan({"PAS__NOPE__UNITS": "x"})
     [problem] = result.problems
-    assert (problem.code, problem.severity) == ("env-unknown-plugin", ProblemSeverity.WARNING)
+    assert (problem.code, problem.severity) == ("env-unknown-plugin", Severity.WARNING)
     assert problem.message == "the variable PAS__NOPE__UNITS names no installed plugin; it is ignored"
     assert _config(result) == {"units": "metric", "api": {"timeout_s": 10, "retries": 2}}
     assert result.setup_order == ("weather",)
@@ -111,7 +112,7 @@ def test_a_variable_matching_two_plugins_is_an_error_naming_both_and_neither_is_
 
 def test_a_variable_naming_a_plugin_but_no_key_is_a_warning() -> None:
     [problem] = _plan({"PAS__WEATHER": "1"}).problems
-    assert (problem.code, problem.severity) == ("env-no-key", ProblemSeverity.WARNING)
+    assert (problem.code, problem.severity) == ("env-no-key", Severity.WARNING)
     assert problem.message == "the variable PAS__WEATHER names plugin 'weather' but no key; use PAS__WEATHER__<KEY>"
 
 
@@ -165,13 +166,13 @@ def test_an_override_for_an_installed_plugin_that_is_not_loaded_is_a_warning() -
     host = HostConfig(enabled=("weather",))
     result = plan((WEATHER, manifest("idle")), host, {}, ("idle.x=1",))
     [problem] = result.problems
-    assert (problem.code, problem.severity) == ("override-plugin-not-loaded", ProblemSeverity.WARNING)
+    assert (problem.code, problem.severity) == ("override-plugin-not-loaded", Severity.WARNING)
     assert "idle" not in result.configs
 
 
 def test_a_file_config_entry_naming_no_installed_plugin_is_a_warning() -> None:
     [problem] = _plan(file={"ghost": {"a": 1}}).problems
-    assert (problem.code, problem.severity) == ("config-unknown-plugin", ProblemSeverity.WARNING)
+    assert (problem.code, problem.severity) == ("config-unknown-plugin", Severity.WARNING)
     assert problem.origin is not None and problem.origin.pointer == "/config/ghost"
 
 

@@ -8,9 +8,9 @@ from host_checks import manifest
 from reference_impl.catalogue import DuplicateModule
 from reference_impl.host import run_script
 from reference_impl.host_commands import Load, Start
-from reference_impl.host_config import Origin, ProblemSeverity, SourceKind
 from reference_impl.lifecycle import dependency_cycles, plan
 from reference_impl.model import HostConfig
+from reference_impl.problems import Origin, Severity, SourceKind
 
 
 def _plan(plugins, enabled=None, **host):
@@ -35,7 +35,7 @@ def test_an_enabled_entry_that_is_not_installed_is_a_warning_and_the_others_stil
     assert result.load_order == ("a", "b")
     [problem] = result.problems
     assert problem.code == "plugin-not-found"
-    assert problem.severity is ProblemSeverity.WARNING
+    assert problem.severity is Severity.WARNING
     assert problem.message == "enabled plugin 'ghost' is not installed; it is skipped"
     assert problem.origin == Origin(kind=SourceKind.HOST_CONFIG, pointer="/enabled/1")
     assert not result.has_errors

@@ -280,7 +280,7 @@ def test_an_unknown_fixture_is_a_problem_naming_it(tmp_path):
 def test_two_plugins_with_one_module_name_are_a_problem(tmp_path):
     path, problem = _scenario_problem(tmp_path, SCENARIO.replace("  - fixture: weather",
                                                                  "  - fixture: weather\n  - fixture: weather"))
-    assert problem.code == "duplicate-module" and "'weather'" in problem.message
+    assert problem.code == "duplicate-module-name" and "'weather'" in problem.message
     assert str(problem).startswith(f"{path}:5:")
 
 

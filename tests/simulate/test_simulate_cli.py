@@ -151,7 +151,7 @@ def test_two_manifests_with_one_module_name_are_reported_naming_both_files(capsy
     _manifest(tmp_path / "b.yaml", "alpha")
     code, _, err = _simulate(capsys, "--plugins", str(tmp_path), "run")
     assert code == 2
-    assert err == (f"{tmp_path / 'b.yaml'}:2:14: error duplicate-module module_name 'alpha' is already declared by "
+    assert err == (f"{tmp_path / 'b.yaml'}:2:14: error duplicate-module-name module_name 'alpha' is already declared by "
                    f"{tmp_path / 'a.yaml'}; rename one of them [/module_name]\n")
 
 

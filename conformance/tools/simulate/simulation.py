@@ -127,7 +127,7 @@ def load_plugins(directory: Path | str) -> tuple[tuple[Manifest, ...], tuple[Pro
             continue
         if manifest.module_name in manifests:
             first = manifests[manifest.module_name][1]
-            problems.append(Problem(code="duplicate-module",
+            problems.append(Problem(code="duplicate-module-name",
                                     message=f"module_name '{manifest.module_name}' is already declared by {first}; "
                                     "rename one of them", pointer="/module_name", source=doc.where("/module_name")))
             continue
