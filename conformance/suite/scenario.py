@@ -30,7 +30,6 @@ from reference_impl.events import (
     SetScheduler,
     SetStrategy,
     StartRun,
-    EVENT_KEYS,
 )
 from reference_impl.host_commands import (
     Behaviour,
@@ -42,7 +41,6 @@ from reference_impl.host_commands import (
     Reload,
     Start,
     Stop,
-    COMMAND_TYPES,
     command_to_json,
 )
 from reference_impl.model import HostConfig, Manifest
@@ -50,8 +48,9 @@ from reference_impl.model import HostConfig, Manifest
 DEFAULT_CONVERSATION = "main"
 SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
 FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
-ACTIONS = tuple(EVENT_KEYS)
-HOST_ACTIONS = tuple(cmd.replace("-", "_") for cmd in COMMAND_TYPES)
+ACTIONS = ("run", "activate", "extend", "set_strategy", "enable", "disable", "set_scheduler", "restart")
+HOST_ACTIONS = ("host_load", "host_start", "host_dispatch", "host_open_conversation", "host_reload",
+                "host_read_config", "host_stop")
 HOST_EXPECTATION_KEYS = ("events", "problems", "load_order", "setup_order", "config", "provenance")
 
 
