@@ -14,12 +14,12 @@ from reference_impl.catalogue import Catalogue
 from reference_impl.events import Activate, CallObservation, Event, Extend, Observation, RunObservation
 from reference_impl.host import HostEngine, HostObservation
 from reference_impl.host_commands import HostCommand, is_host_command
-from reference_impl.model import HostConfig, ImplementationInfo, Manifest
+from reference_impl.model import HostConfig, ImplementationInfo, Manifest, Profile
 from reference_impl.render import render_reply, render_run
 from reference_impl.scheduler import SchedulerState, step
 from reference_impl.semantics import load_semantics
 
-PROFILES = ("activation", "text", "host")
+PROFILES = tuple(Profile)
 
 
 class Engine:

@@ -38,10 +38,10 @@ from reference_impl.lifecycle import (
     run_setup,
     setup_order,
 )
-from reference_impl.model import ImplementationInfo
+from reference_impl.model import ImplementationInfo, Profile
 from reference_impl.problems import Problem
 
-PROFILES = ("host",)
+PROFILES = (Profile.HOST,)
 
 
 class EventKind(enum.StrEnum):

@@ -268,9 +268,17 @@ class HostConfig:
         )
 
 
+class Profile(enum.StrEnum):
+    """The spec's profiles: what an implementation claims and what a requirement or scenario belongs to."""
+
+    ACTIVATION = "activation"
+    TEXT = "text"
+    HOST = "host"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ImplementationInfo:
-    """Who an implementation is and which spec profiles it claims."""
+    """Who an implementation is and which spec profiles it claims (names of :class:`Profile`, or others it invents)."""
 
     name: str
     version: str

@@ -10,7 +10,7 @@ from conformance.docs_gen._md import code, header, link, one_line, requirement_l
 from conformance.suite.scenario import DEFAULT_CONVERSATION, Scenario, Step
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
 from reference_impl.events import OMITTED
-from reference_impl.model import Manifest
+from reference_impl.model import Manifest, Profile
 
 CATEGORIES = {
     "nekro_docs": "NekroAgent's documented examples", "eligibility": "Sleep eligibility",
@@ -219,7 +219,7 @@ def scenario_section(scenario: Scenario) -> list[str]:
     """The catalogue entry of one scenario: anchor, what it covers, plugins, steps."""
     lines = [f"## {scenario.title} {{ #{scenario.id} }}", ""]
     facts = [f"**id** {code(scenario.id)}", "**covers** " + requirement_links(scenario.covers, SPEC)]
-    if scenario.profiles != ("activation",):
+    if scenario.profiles != (Profile.ACTIVATION,):
         facts.append("**profiles** " + ", ".join(code(p) for p in scenario.profiles))
     lines += [" · ".join(facts), ""]
     if scenario.description:

@@ -12,22 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from reference_impl.events import Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun
+from reference_impl.events import Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun, scenario_key
 from reference_impl.model import HostConfig, Manifest
 
 MAIN: Final = "main"
 #: The conversations a case may use, each with its chat adapter for its whole life.
 CONVERSATIONS: Final[Mapping[str, str | None]] = {MAIN: None, "side": None, "qq": "onebot_v11", "dc": "discord"}
-#: The scenario-file action key of each event type.
-ACTIONS: Final[Mapping[type, str]] = {
-    StartRun: "run", Activate: "activate", Extend: "extend", SetStrategy: "set_strategy",
-    Enable: "enable", Disable: "disable", SetScheduler: "set_scheduler", Restart: "restart",
-}
 
 
 def action_of(event: Event) -> str:
     """The scenario action key for ``event`` (``run``, ``activate``, ``set_strategy`` ...)."""
-    return ACTIONS[type(event)]
+    return scenario_key(type(event))
 
 
 def in_conversation(event: Event, conversation: str) -> Event:

@@ -23,7 +23,7 @@ from conformance.fuzz.covers import derive_covers
 from reference_impl.problems import Problem
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Event, Extend, OMITTED, SetScheduler, SetStrategy, StartRun
-from reference_impl.model import HostConfig
+from reference_impl.model import HostConfig, Profile
 
 _TITLE_MAX = 160
 
@@ -152,7 +152,7 @@ def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -
         "covers": list(covers),
     }
     if text_only:
-        doc["profiles"] = ["activation", "text"]
+        doc["profiles"] = [Profile.ACTIVATION.value, Profile.TEXT.value]
     doc["plugins"] = [m.to_json() for m in case.plugins]
     doc["host"] = host_document(case.host)
     if case.conversations:
@@ -177,7 +177,7 @@ def check_document(text: str, case: Case, *, path: str, text_profile: bool) -> l
     loaded = (scenario.plugins, scenario.host, tuple(s.event for s in scenario.steps))
     if loaded != (case.plugins, case.host, case.events):
         return [Problem(code="fuzz-emit", pointer="", message="the scenario does not load back as the fuzz case")]
-    profiles = ("activation", "text") if text_profile else ("activation",)
+    profiles = (Profile.ACTIVATION, Profile.TEXT) if text_profile else (Profile.ACTIVATION,)
     result = run_scenario(reference_adapter(), scenario, profiles=profiles)
     if result.outcome != "passed":
         return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference")]

@@ -26,7 +26,7 @@ from conformance.adapters.implementation import Adapter
 from conformance.suite.results import ErrorDetail
 from conformance.suite.runner import effective_profiles, greet
 from reference_impl.engine import Engine
-from reference_impl.model import ImplementationInfo
+from reference_impl.model import ImplementationInfo, Profile
 
 ProgressCallback = Callable[..., None]  # (examples, steps, *, shrinking) -> None
 
@@ -206,7 +206,7 @@ def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,
     if hello_error is not None:
         return FuzzResult(info=None, seed=seed, text=False, hello_error=hello_error,
                           duration=time.monotonic() - started)
-    text = "text" in effective_profiles(info, options.profiles)
+    text = Profile.TEXT in effective_profiles(info, options.profiles)
     search = _Search(adapter, options, text=text, seed=seed, on_progress=on_progress)
     search.run()
     try:

@@ -8,6 +8,7 @@ from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
 from conformance.fuzz.report import render
 from conformance.fuzz.search import FuzzResult
 from conformance.adapters.implementation import Adapter
+from reference_impl.model import Profile
 from reference_impl.problems import Problem
 
 
@@ -19,7 +20,7 @@ def confirm(path: Path, adapter: Adapter, *, text: bool) -> str:
     scenario, problems = load_scenario(path)
     if scenario is None:
         return "unloadable"
-    profiles = ("activation", "text") if text else ("activation",)
+    profiles = (Profile.ACTIVATION, Profile.TEXT) if text else (Profile.ACTIVATION,)
     return run_scenario(adapter, scenario, profiles=profiles).outcome.value
 
 

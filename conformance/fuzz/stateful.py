@@ -35,7 +35,7 @@ from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.runner import effective_profiles
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun
-from reference_impl.model import HostConfig, Manifest
+from reference_impl.model import HostConfig, Manifest, Profile
 
 
 def _adapter(implementation: Callable[[], Any] | str) -> Adapter:
@@ -67,7 +67,7 @@ class _Shared:
             except ImplementationFailed as error:
                 self.adapter.reset()
                 raise AssertionError(f"the implementation errored on hello: {error}") from None
-            self.text = "text" in effective_profiles(info, self.profiles)
+            self.text = Profile.TEXT in effective_profiles(info, self.profiles)
         return self.adapter, self.text
 
 

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reference_impl.model import Profile
 from reference_impl.problems import Problem
 from conformance.suite.results import Requirement
 from conformance.suite.scenario import Scenario
 
-DEFAULT_PROFILES = ("activation", "text", "host")
+DEFAULT_PROFILES = tuple(Profile)
 
 
 @functools.cache

@@ -30,6 +30,7 @@ from reference_impl.events import (
     SetScheduler,
     SetStrategy,
     StartRun,
+    EVENT_KEYS,
 )
 from reference_impl.host_commands import (
     Behaviour,
@@ -41,16 +42,16 @@ from reference_impl.host_commands import (
     Reload,
     Start,
     Stop,
+    COMMAND_TYPES,
     command_to_json,
 )
-from reference_impl.model import HostConfig, Manifest
+from reference_impl.model import HostConfig, Manifest, Profile
 
 DEFAULT_CONVERSATION = "main"
 SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
 FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
-ACTIONS = ("run", "activate", "extend", "set_strategy", "enable", "disable", "set_scheduler", "restart")
-HOST_ACTIONS = ("host_load", "host_start", "host_dispatch", "host_open_conversation", "host_reload",
-                "host_read_config", "host_stop")
+ACTIONS = tuple(EVENT_KEYS)
+HOST_ACTIONS = tuple(cmd.replace("-", "_") for cmd in COMMAND_TYPES)
 HOST_EXPECTATION_KEYS = ("events", "problems", "load_order", "setup_order", "config", "provenance")
 
 
@@ -120,7 +121,7 @@ class Scenario:
     title: str
     covers: tuple[str, ...]
     steps: tuple[Step, ...]
-    profiles: tuple[str, ...] = ("activation",)
+    profiles: tuple[str, ...] = (Profile.ACTIVATION,)
     description: str = ""
     plugins: tuple[Manifest, ...] = ()
     host: HostConfig = field(default_factory=HostConfig)
@@ -298,7 +299,7 @@ def parse_scenario(
         id=raw["id"],
         title=raw["title"],
         covers=tuple(raw["covers"]),
-        profiles=tuple(raw.get("profiles", ("activation",))),
+        profiles=tuple(raw.get("profiles", (Profile.ACTIVATION,))),
         description=raw.get("description", ""),
         plugins=tuple(manifests),
         host=host,
@@ -330,7 +331,7 @@ def check_host_steps(doc: YamlDocument) -> list[Problem]:
                 for i, step in enumerate(steps) if not hosted[i] and any(k in step for k in HOST_EXPECTATION_KEYS)]
     if not any(hosted):
         return problems
-    if "host" not in doc.value.get("profiles", ()):
+    if Profile.HOST not in doc.value.get("profiles", ()):
         problems.append(Problem(code="host-profile-missing", pointer="/profiles", source=doc.where("/profiles"),
                                 message="a scenario with host steps must list the host profile: profiles: [host]"))
     problems += [_misplaced(doc, i, "host-steps-mixed", "a host scenario has host steps only; "
