@@ -1,9 +1,10 @@
-"""The bundled JSON Schemas: loaded once, cross-referenced, and turned into Problems on failure."""
+"""The bundled JSON Schemas: one store (a ``referencing`` registry), loaded once, cross-referenced, and
+turned into Problems on failure. The fast path (:mod:`conformance.documents.fastschema`) and the
+full validator share this store and read patterns the same way (ECMA-262, :mod:`conformance.documents.ecma`)."""
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +16,8 @@ SCHEMA_NAMES = ("plugin-manifest", "host-config", "scenario", "requirements", "s
 
 
 @functools.cache
-def _registry() -> Any:
+def registry() -> Any:
+    """Every bundled schema by its ``$id`` (embedded resources crawled): the one schema store."""
     import yaml
     from referencing import Registry, Resource
 
@@ -25,12 +27,13 @@ def _registry() -> Any:
         with open(path, encoding="utf-8") as stream:
             contents = yaml.load(stream, Loader=loader)
         resources.append(Resource.from_contents(contents))
-    return Registry().with_resources((r.contents["$id"], r) for r in resources)
+    return Registry().with_resources((r.contents["$id"], r) for r in resources).crawl()
 
 
+@functools.cache
 def schema_id(name: str) -> str:
-    """The ``$id`` of a bundled schema by short name, e.g. ``plugin-manifest``."""
-    for uri in _registry():
+    """The ``$id`` of a bundled schema by short name, e.g. ``plugin-manifest``; LookupError if there is none."""
+    for uri in registry():
         if uri.endswith(f"/{name}.schema.json"):
             return uri
     raise LookupError(f"no bundled schema named {name!r}")
@@ -38,15 +41,17 @@ def schema_id(name: str) -> str:
 
 def schema(name: str) -> dict[str, Any]:
     """The contents of a bundled schema by short name."""
-    return _registry()[schema_id(name)].contents
+    return registry()[schema_id(name)].contents
 
 
 @functools.cache
 def validator(name: str) -> Any:
-    """A cached Draft 2020-12 validator for a bundled schema, with cross-references resolved."""
+    """A cached Draft 2020-12 validator (ECMA-262 patterns) for a bundled schema, with cross-references resolved."""
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(schema(name), registry=_registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    from conformance.documents.ecma import validator_class
+
+    return validator_class()(schema(name), registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def _leaf_errors(error: Any) -> Iterator[Any]:
@@ -71,9 +76,11 @@ def _leaf_errors(error: Any) -> Iterator[Any]:
 
 
 def _unknown_keys(error: Any) -> list[str]:
+    from conformance.documents.ecma import search
+
     known = error.schema.get("properties", {})
-    patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
-    return sorted(k for k in error.instance if k not in known and not any(p.search(k) for p in patterns))
+    patterns = error.schema.get("patternProperties", {})
+    return sorted(k for k in error.instance if k not in known and not any(search(p, k) for p in patterns))
 
 
 def _short(value: Any) -> str:
