@@ -17,7 +17,9 @@ the same duplicate-key checks and locations.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?
 _SPECIAL_FLOATS = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
 # Plain scalars that YAML 1.1 tools (PyYAML's safe_load among them) would read as booleans.
 _YAML11_BOOLS = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")
+_YAML11_MEANING = {word: "true" for word in ("y", "yes", "on")} | {word: "false" for word in ("n", "no", "off")}
 # 1.10 reads as the float 1.1 in every YAML version: a version written unquoted loses digits.
 _VERSION_LIKE = re.compile(r"^[0-9]+\.[0-9]*0$")
 _STANDARD_TAGS = {
@@ -132,7 +135,9 @@ def _scalar(event: yaml.ScalarEvent, path: str, pointer: str, doc: YamlDocument)
         raise _Abort(_problem(path, "yaml-tag", f"'{text}' is not a valid {tag.rsplit(':', 1)[-1]}", mark, pointer))
     if _YAML11_BOOLS.match(text):
         doc.ambiguous.append(Ambiguous(pointer=pointer, text=text, line=mark[0], column=mark[1],
-                                       reason=f"'{text}' is a string here but a boolean in YAML 1.1 tools; quote it"))
+                                       reason=f"'{text}' is a string here but a boolean in YAML 1.1 tools; "
+                                              f"write {_YAML11_MEANING[text.lower()]} for a boolean, "
+                                              f"or quote it ('{text}') for the word"))
     return text
 
 
@@ -290,12 +295,57 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
     return documents, []
 
 
-def read_text(path: Path | str, limits: Limits = Limits()) -> tuple[str | None, Problem | None]:
-    """The decoded text of a YAML or JSON file, or why not: unreadable, too large, binary, not UTF-8, empty."""
-    name = str(path)
+_SPECIAL_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _special_kind(mode: int) -> str | None:
+    return next((name for test, name in _SPECIAL_KINDS if test(mode)), None)
+
+
+def refuse_special(path: Path | str) -> Problem | None:
+    """A ``special-file`` problem when ``path`` is a FIFO, socket or device (never opened), else None.
+
+    Reading a FIFO blocks for ever and reading a device never ends: PAS reads regular files only.
+    Missing or unreadable paths are left to the caller (None).
+    """
     try:
-        with open(path, "rb") as stream:
-            data = stream.read(limits.max_bytes + 1)
+        kind = _special_kind(os.stat(path).st_mode)
+    except OSError:
+        return None
+    if kind is None:
+        return None
+    return Problem(code="special-file", source=SourceLocation(path=str(path)),
+                   message=f"this is {kind}, not a file; PAS reads only regular files, so it was not opened")
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    # Should a FIFO appear between the stat and the open, opening it cannot hang.
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+def _read_regular(path: Path | str, limit: int) -> bytes:
+    """At most ``limit`` bytes of a regular file; raises OSError (IsADirectoryError for a folder)."""
+    with open(path, "rb", opener=_nonblocking) as stream:
+        mode = os.fstat(stream.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "is a folder, not a file", str(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(0, "not a regular file", str(path))
+        return stream.read(limit)
+
+
+def read_text(path: Path | str, limits: Limits = Limits()) -> tuple[str | None, Problem | None]:
+    """The decoded text of a YAML or JSON file, or why not: unreadable, too large, binary, not UTF-8, empty.
+
+    FIFOs, sockets and devices are refused (``special-file``) without being opened.
+    """
+    name = str(path)
+    special = refuse_special(path)
+    if special is not None:
+        return None, special
+    try:
+        data = _read_regular(path, limits.max_bytes + 1)
     except OSError as error:
         return None, Problem(code="unreadable", message=f"cannot read the file: {error.strerror or error}",
                              source=SourceLocation(path=name))

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance.documents.loader import YamlDocument, load_mapping
-from reference_impl.problems import Problem, SourceLocation
+from conformance.documents.walk import walk_folder
+from reference_impl.problems import Problem, Severity, SourceLocation
 from conformance.documents.schemas import check_against
 from reference_impl.events import (
     OMITTED,
@@ -353,15 +354,31 @@ def load_scenario(
 
 
 def scenario_files(paths: Iterable[Path | str] = ()) -> list[Path]:
-    """The scenario files named by ``paths`` (files or folders); the bundled suite when empty."""
+    """The scenario files named by ``paths`` (see :func:`find_scenario_files`), without the problems."""
+    return find_scenario_files(paths)[0]
+
+
+def find_scenario_files(paths: Iterable[Path | str] = ()) -> tuple[list[Path], list[Problem]]:
+    """The scenario files named by ``paths`` (files or folders; the bundled suite when empty), and problems.
+
+    Folders are walked by :func:`conformance.documents.walk.walk_folder` (recursive, sorted,
+    each real file once, special files refused; ``fixtures.yaml`` is not a scenario). A folder
+    holding no scenario file is a ``path-not-found`` problem naming it.
+    """
     paths = list(paths) or [SUITE_DIR]
     found: list[Path] = []
+    problems: list[Problem] = []
     for path in map(Path, paths):
-        if path.is_dir():
-            found += sorted(p for p in path.rglob("*.yaml") if p.name != FIXTURES_FILE.name)
-        else:
+        if not path.is_dir():
             found.append(path)
-    return found
+            continue
+        walk = walk_folder(path, exclude=frozenset({FIXTURES_FILE.name}))
+        problems += [p for p in walk.problems if p.severity is Severity.ERROR]
+        found += walk.files
+        if not walk.files and not walk.problems:
+            problems.append(Problem(code="path-not-found", source=SourceLocation(path=str(path)),
+                                    message="the scenario folder holds no scenario file (*.yaml, *.yml, *.json)"))
+    return found, problems
 
 
 def load_suite(
@@ -377,9 +394,9 @@ def load_suite(
     if check_schema is None:
         check_schema = bool(paths)
     scenarios: list[Scenario] = []
-    problems: list[Problem] = []
     first_path: dict[str, str] = {}
-    for path in scenario_files(paths):
+    files, problems = find_scenario_files(paths)
+    for path in files:
         scenario, found = load_scenario(path, check_schema=check_schema)
         problems += found
         if scenario is None:

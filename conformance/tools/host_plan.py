@@ -12,20 +12,24 @@ each holds one plugin manifest. Host configs found there (``kind: host-config``)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, load_mapping
+from conformance.documents.loader import YamlDocument, load_mapping
 from reference_impl.problems import Problem, Severity, SourceLocation
-from conformance.documents.schemas import check_against
+from conformance.documents.suggest import check_with_hints
+from conformance.documents.walk import walk_folder
+from conformance.exit_codes import ExitCode
 from reference_impl.errors import MalformedDocument
 from reference_impl.host_config import ENV_PREFIX, Provenance
 from reference_impl.problems import Origin, SourceKind
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig, Manifest
 
-IO_CODES = frozenset({"unreadable", "not-a-directory", "file-too-large", "invalid-utf8", "not-text"})
+IO_CODES = frozenset({"unreadable", "not-a-directory", "path-not-found", "special-file", "file-too-large",
+                      "invalid-utf8", "not-text"})
 # Host problems that come from a malformed command line, not from the inputs (exit 2).
 USAGE_CODES = frozenset({"override-syntax", "override-unknown-plugin"})
 
@@ -60,7 +64,7 @@ def _load_manifest(path: Path) -> tuple[Manifest | None, YamlDocument | None, li
     doc, problems = load_mapping(path)
     if doc is None or _is_host_config(doc.value):
         return None, None, problems
-    problems = check_against("plugin-manifest", doc)
+    problems = check_with_hints("plugin-manifest", doc)
     if problems:
         return None, None, problems
     try:
@@ -71,20 +75,22 @@ def _load_manifest(path: Path) -> tuple[Manifest | None, YamlDocument | None, li
 
 def load_plugin_dir(folder: Path | str,
                     skip: Path | str | None = None) -> tuple[list[Manifest], dict[str, YamlDocument], list[Problem]]:
-    """Every valid manifest under ``folder`` in installation order, their documents, and the problems.
+    """Every valid manifest under ``folder`` in path order, their documents, and the problems.
+
+    The folder is walked by :func:`conformance.documents.walk.walk_folder`, as by ``pas
+    simulate`` and ``pas validate``: recursive, each real file once, special files refused.
 
     ``skip`` (the host config, when it lives in the same folder) is not read.
     """
-    root = Path(folder)
-    if not root.is_dir():
+    if not Path(folder).is_dir():
         return [], {}, [Problem(code="not-a-directory", source=SourceLocation(path=str(folder)),
                                 message="the plugin folder does not exist or is not a directory")]
+    walk = walk_folder(folder)
     manifests: list[Manifest] = []
     docs: dict[str, YamlDocument] = {}
-    problems: list[Problem] = []
-    skipped = Path(skip).resolve() if skip is not None else None
-    files = sorted((p for p in root.rglob("*") if p.suffix in DOCUMENT_SUFFIXES and p.is_file()
-                    and p.resolve() != skipped), key=lambda p: p.relative_to(root).as_posix())
+    problems: list[Problem] = list(walk.problems)
+    skipped = os.path.realpath(skip) if skip is not None else None
+    files = [p for p in walk.files if os.path.realpath(p) != skipped]
     for path in files:
         manifest, doc, found = _load_manifest(path)
         problems += found
@@ -104,7 +110,7 @@ def load_host_inputs(host_path: Path | str, plugins: Path | str) -> tuple[HostIn
     """Load a host config and a plugin folder; None when the host config cannot be used."""
     doc, problems = load_mapping(host_path)
     if doc is not None:
-        problems = check_against("host-config", doc)
+        problems = check_with_hints("host-config", doc)
     manifests, docs, plugin_problems = load_plugin_dir(plugins, skip=host_path)
     if doc is None or problems:
         return None, problems + plugin_problems
@@ -151,8 +157,8 @@ def format_problem(problem: Problem) -> str:
     return f"{where}{problem.severity.value} {problem.code} {problem.message}{pointer}"
 
 
-def exit_code(problems: Sequence[Problem]) -> int:
-    """2 when a file could not be read, 1 when any problem is an error, else 0."""
+def exit_code(problems: Sequence[Problem]) -> ExitCode:
+    """USAGE when a file could not be read, FAILED when any problem is an error, else OK."""
     if any(p.code in IO_CODES for p in problems):
-        return 2
-    return 1 if any(p.severity is Severity.ERROR for p in problems) else 0
+        return ExitCode.USAGE
+    return ExitCode.FAILED if any(p.severity is Severity.ERROR for p in problems) else ExitCode.OK

@@ -17,13 +17,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from conformance.validate import lint
-from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, parse_documents, read_text
+from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, parse_documents, read_text, refuse_special
+from conformance.documents.walk import expand_pattern, walk_folder
+from conformance.exit_codes import ExitCode
 from conformance.validate.lint.facts import HostFacts, ManifestFacts, doc_problem, host_facts, make_problem, manifest_facts
 from reference_impl.problems import Problem, Severity, SourceLocation
 from conformance.validate.suppress import Config, Suppressions, apply_suppressions, parse_suppressions
 
-SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
-IO_CODES = frozenset({"path-not-found", "unreadable"})
+IO_CODES = frozenset({"path-not-found", "unreadable", "special-file"})
 _SCHEMA_REF = re.compile(r"(plugin-manifest|host-config)\.schema\.(?:json|ya?ml)(?:#.*)?$")
 _MODELINE = re.compile(r"#[ \t]*yaml-language-server:[ \t]*\$schema=(\S+)")
 _HOST_KEYS = frozenset({"enabled", "disabled", "strategies", "scheduler_enabled"})
@@ -84,58 +85,75 @@ class Outcome:
         """A path was missing or a file unreadable: the run is a usage/I-O failure (exit 2)."""
         return any(p.code in IO_CODES for p in self.problems)
 
-    def exit_code(self, *, strict: bool = False) -> int:
-        """2 on an I/O error, 1 on errors (or warnings with ``strict``), else 0."""
+    def exit_code(self, *, strict: bool = False) -> ExitCode:
+        """USAGE on an I/O error, FAILED on errors (or warnings with ``strict``), else OK."""
         if self.io_error:
-            return 2
+            return ExitCode.USAGE
         failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-        return 1 if any(p.severity in failing for p in self.problems) else 0
+        return ExitCode.FAILED if any(p.severity in failing for p in self.problems) else ExitCode.OK
 
 
 def collect_targets(paths: Iterable[str]) -> tuple[list[Target], list[Problem]]:
-    """Expand files, directories (recursively: *.yaml, *.yml, *.json) and globs, without duplicates."""
+    """Expand files, folders (recursively: *.yaml, *.yml, *.json) and globs, each real file once.
+
+    A missing path, a glob matching nothing and a folder holding no document are
+    ``path-not-found`` (exit 2); folders that cannot be listed are ``unreadable`` and FIFOs,
+    sockets and devices ``special-file`` (exit 2, never opened); a directory link back into
+    a folder already walked is a ``symlink-cycle`` warning.
+    """
     targets: dict[str, Target] = {}
-    problems = []
+    problems: list[Problem] = []
     for raw in paths:
         if os.path.isdir(raw):
-            found = [Target(path=p, explicit=False) for p in _walk(raw)]
-        elif os.path.exists(raw) or not glob.has_magic(raw):
-            found = [Target(path=raw)] if os.path.exists(raw) else []
-            if not found:
-                problems.append(_not_found(raw, "no such file or directory"))
+            found = _walk(raw, problems)
+        elif os.path.lexists(raw) or not glob.has_magic(raw):
+            found = _explicit(raw, problems)
         else:
-            found = _expand_glob(raw)
-            if not found:
-                problems.append(_not_found(raw, "the pattern matches no file"))
+            found = _expand_glob(raw, problems)
         for target in found:
-            key = os.path.normpath(target.path)
+            key = os.path.realpath(target.path)
             if key not in targets or target.explicit:  # named on the command line wins over found in a folder
                 targets[key] = target
     return list(targets.values()), problems
+
+
+def _explicit(raw: str, problems: list[Problem]) -> list[Target]:
+    if not os.path.exists(raw):
+        problems.append(_not_found(raw, "no such file or directory"))
+        return []
+    special = refuse_special(raw)
+    if special is not None:
+        problems.append(special)
+        return []
+    return [Target(path=raw)]
 
 
 def _not_found(raw: str, message: str) -> Problem:
     return make_problem("path-not-found", message, "", SourceLocation(path=raw))
 
 
-def _expand_glob(pattern: str) -> list[Target]:
-    found = []
-    for match in sorted(glob.glob(pattern, recursive=True)):
-        if os.path.isdir(match):
-            found.extend(Target(path=p, explicit=False) for p in _walk(match))
+def _expand_glob(pattern: str, problems: list[Problem]) -> list[Target]:
+    found: list[Target] = []
+    for match in expand_pattern(pattern):
+        if match.is_dir():
+            found.extend(_walk(str(match), problems))
+        elif match.is_file():
+            found.append(Target(path=str(match)))
         else:
-            found.append(Target(path=match))
+            found.extend(_explicit(str(match), problems))
+    if not found and not problems:
+        problems.append(_not_found(pattern, "the pattern matches no YAML or JSON file"))
     return found
 
 
-def _walk(root: str) -> list[str]:
-    """YAML and JSON files under ``root``, sorted; hidden and vendored folders and hidden files skipped."""
-    found = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-        found.extend(os.path.join(folder, f) for f in sorted(files)
-                     if not f.startswith(".") and f.lower().endswith(DOCUMENT_SUFFIXES))
-    return found
+def _walk(root: str, problems: list[Problem]) -> list[Target]:
+    """The documents under ``root`` (conformance.documents.walk); an empty folder is a problem."""
+    walk = walk_folder(root)
+    problems.extend(walk.problems)
+    if not walk.files and not any(p.severity is Severity.ERROR for p in walk.problems):
+        problems.append(make_problem("path-not-found", f"the folder holds no YAML or JSON file "
+                                     f"({', '.join(DOCUMENT_SUFFIXES)}); check the path", "", SourceLocation(path=root)))
+    return [Target(path=str(path), explicit=False) for path in walk.files]
 
 
 def _kind_of_reference(reference: object) -> Kind | None:
@@ -176,9 +194,9 @@ def _shorten(problem: Problem) -> Problem:
 
 def _check_document(doc: YamlDocument, kind: Kind, settings: Settings) -> list[Problem]:
     """Schema problems (jsonschema runs only when the fast path is not sure), then the rules."""
-    from conformance.documents.schemas import check_against
+    from conformance.documents.suggest import check_with_hints
 
-    schema_problems = [_shorten(problem) for problem in check_against(kind.value, doc)]
+    schema_problems = [_shorten(problem) for problem in check_with_hints(kind.value, doc)]
     return [*schema_problems, *lint.check_document(kind.value, doc, settings.config.lint)]
 
 

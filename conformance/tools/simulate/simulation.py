@@ -15,7 +15,8 @@ from typing import Any
 
 from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, load_mapping
 from reference_impl.problems import Problem, Severity, SourceLocation, pointer_join
-from conformance.documents.schemas import check_against
+from conformance.documents.suggest import check_with_hints
+from conformance.documents.walk import walk_folder
 from conformance.tools.simulate.script import ScriptCommand, parse_script
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import Observation
@@ -91,7 +92,7 @@ def _load_document(path: Path, schema: str, build: Callable[[Any], Any]) -> tupl
     if kind in _WHERE_KIND_GOES and kind != schema:
         return None, doc, [Problem(code="wrong-kind", message=f"this is a {kind}; {_WHERE_KIND_GOES[kind]}",
                                    pointer="/kind", source=doc.where("/kind"))]
-    problems = check_against(schema, doc)
+    problems = check_with_hints(schema, doc)
     if problems:
         return None, doc, problems
     try:
@@ -102,10 +103,12 @@ def _load_document(path: Path, schema: str, build: Callable[[Any], Any]) -> tupl
 
 
 def load_plugins(directory: Path | str) -> tuple[tuple[Manifest, ...], tuple[Problem, ...]]:
-    """Load every manifest (``*.yaml``, ``*.yml``, ``*.json``) in ``directory``, in name order.
+    """Load every manifest (``*.yaml``, ``*.yml``, ``*.json``) under ``directory``, in path order.
 
-    Returns the manifests that loaded and every problem: a missing or empty folder, file and
-    schema problems, and module names declared twice.
+    The folder is walked by :func:`conformance.documents.walk.walk_folder` (recursive, each file
+    once, special files refused), as by ``pas host plan`` and ``pas validate``. Returns the
+    manifests that loaded and every problem: a missing or empty folder, file and schema
+    problems, and module names declared twice.
     """
     folder = Path(directory)
     where = SourceLocation(path=str(folder))
@@ -113,13 +116,14 @@ def load_plugins(directory: Path | str) -> tuple[tuple[Manifest, ...], tuple[Pro
         return (), (Problem(code="missing-directory", message="the plugin folder does not exist", source=where),)
     if not folder.is_dir():
         return (), (Problem(code="not-a-directory", message="--plugins needs a folder of manifests", source=where),)
-    files = sorted(p for p in folder.iterdir() if p.suffix in DOCUMENT_SUFFIXES and p.is_file())
-    if not files:
+    walk = walk_folder(folder)
+    if not walk.files and not walk.problems:
         suffixes = ", ".join(DOCUMENT_SUFFIXES)
         return (), (Problem(code="no-manifests", message=f"the folder holds no manifest files ({suffixes})",
                             source=where),)
+    files = walk.files
     manifests: dict[str, tuple[Manifest, Path]] = {}
-    problems: list[Problem] = []
+    problems: list[Problem] = list(walk.problems)
     for path in files:
         manifest, doc, file_problems = _load_document(path, "plugin-manifest", Manifest.from_json)
         problems += file_problems
