@@ -13,7 +13,7 @@ import sys
 from typing import Any, BinaryIO
 
 from conformance.adapters import protocol
-from conformance.adapters.protocol.host import HOST_REQUEST_TYPES
+from conformance.adapters.protocol.host import HostRequest
 from conformance.adapters.protocol.messages import (
     ByeRequest,
     ByeResponse,
@@ -70,16 +70,15 @@ class Session:
             return HelloResponse(id=request.id, info=self.info)
         if not self.greeted:
             raise _Refused("out-of-order", "send 'hello' first")
-        if isinstance(request, HOST_REQUEST_TYPES):  # host-load begins a host scenario: no start
-            return protocol.RESPONSES[request.cmd](id=request.id, observation=self.engine.apply(request.command))
+        if isinstance(request, HostRequest):  # host-load begins a host scenario: no start
+            return request.answer(self.engine.apply(request.command))
         if isinstance(request, StartRequest):
             self.engine.start(request.plugins, request.host)
             self.started = True
             return StartResponse(id=request.id)
         if not self.started:
             raise _Refused("out-of-order", f"send 'start' before {request.cmd!r}")
-        observation = self.engine.apply(request.event)
-        return protocol.RESPONSES[request.cmd](id=request.id, observation=observation)
+        return request.answer(self.engine.apply(request.event))
 
 
 class _Refused(Exception):
@@ -106,10 +105,10 @@ def _read_request(doc: Any) -> protocol.Request:
     cmd = doc.get("cmd") if isinstance(doc, dict) else None
     if not isinstance(doc, dict):
         raise _Refused("invalid-request", "a request must be a JSON object")
-    if cmd not in protocol.REQUESTS:
+    if not isinstance(cmd, str) or cmd not in protocol.MESSAGES:
         raise _Refused("unknown-command", f"unknown command {cmd!r}; this implementation speaks "
                        + ", ".join(protocol.COMMANDS))
-    problems = check_message(protocol.REQUESTS[cmd].schema, doc)
+    problems = check_message(protocol.request_schema(cmd), doc)
     if problems:
         raise _Refused("invalid-request", "; ".join(f"{p.pointer or '/'}: {p.message}" for p in problems))
     try:

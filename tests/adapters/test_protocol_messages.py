@@ -13,13 +13,15 @@ from typing import Any
 import pytest
 
 from conformance.adapters import protocol
-from conformance.adapters.protocol.host import HOST_REQUESTS
+from conformance.adapters.protocol.host import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
     ByeRequest,
     ByeResponse,
     ErrorResponse,
+    EventRequest,
     HelloRequest,
     HelloResponse,
+    ObservationResponse,
     StartRequest,
     StartResponse,
 )
@@ -38,6 +40,7 @@ from reference_impl.events import (
     SetStrategy,
     StartRun,
 )
+from reference_impl.host_commands import COMMAND_TYPES, Stop
 from reference_impl.model import HostConfig, Manifest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +77,7 @@ def sample_requests() -> list[Any]:
 def sample_responses() -> list[Any]:
     engine = Engine()
     engine.start([WEATHER], HOST)
-    observed = [protocol.RESPONSES[cmd](id=3 + i, observation=engine.apply(event)) for i, (cmd, event) in enumerate(EVENTS.items())]
+    observed = [protocol.request_for(3 + i, event).answer(engine.apply(event)) for i, event in enumerate(EVENTS.values())]
     return [
         HelloResponse(id=1, info=Engine.info),
         StartResponse(id=2),
@@ -93,16 +96,34 @@ def cmd_of(message: Any) -> str:
 
 
 def test_every_wire_command_has_a_request_and_a_response_class() -> None:
-    assert set(protocol.REQUESTS) == {"hello", "start", "bye", *EVENT_TYPES, *HOST_REQUESTS}
-    assert set(protocol.RESPONSES) == set(protocol.REQUESTS)
+    assert set(protocol.COMMANDS) == {"hello", "start", "bye", *EVENT_TYPES, *COMMAND_TYPES}
     # host messages are sampled in tests/host_profile/test_host_protocol_messages.py
-    assert {cmd_of(r) for r in sample_requests()} == set(protocol.REQUESTS) - set(HOST_REQUESTS)
+    assert {cmd_of(r) for r in sample_requests()} == set(protocol.COMMANDS) - set(COMMAND_TYPES)
 
 
-def test_every_message_schema_file_belongs_to_a_message_class() -> None:
+def test_events_and_host_commands_share_one_request_and_one_response_class_each() -> None:
+    classes = set(protocol.MESSAGES.values())
+    assert classes == {(HelloRequest, HelloResponse), (StartRequest, StartResponse), (ByeRequest, ByeResponse),
+                       (EventRequest, ObservationResponse), (HostRequest, HostResponse)}
+    assert {protocol.MESSAGES[cmd] for cmd in EVENT_TYPES} == {(EventRequest, ObservationResponse)}
+
+
+@pytest.mark.parametrize("cmd", list(EVENTS))
+def test_an_event_requests_command_and_schema_come_from_its_event(cmd: str) -> None:
+    request = protocol.request_for(7, EVENTS[cmd])
+    assert (type(request), request.cmd, request.schema) == (EventRequest, cmd, f"protocol/{cmd}-request")
+    assert request.to_json()["cmd"] == cmd
+    response = sample_responses()[2 + list(EVENTS).index(cmd)]
+    assert (type(response), response.cmd, response.schema) == (ObservationResponse, cmd, f"protocol/{cmd}-response")
+
+
+def test_every_message_schema_file_belongs_to_a_wire_command() -> None:
     files = {path.name.removesuffix(".schema.yaml") for path in PROTOCOL_SCHEMAS.glob("*.schema.yaml")}
-    named = {t.schema.removeprefix("protocol/") for t in (*protocol.REQUESTS.values(), *protocol.RESPONSES.values())}
+    named = {schema.removeprefix("protocol/") for cmd in protocol.COMMANDS
+             for schema in (protocol.request_schema(cmd), protocol.response_schema(cmd, {"ok": True}))}
     assert files == named | {"error-response", "common"}
+    with pytest.raises(KeyError):
+        protocol.request_schema("dance")
 
 
 @pytest.mark.parametrize("request_", sample_requests(), ids=cmd_of)
@@ -153,10 +174,20 @@ def test_request_from_json_refuses_what_is_not_a_request(doc: Any) -> None:
         protocol.request_from_json(doc)
 
 
-@pytest.mark.parametrize("request_type", list(protocol.REQUESTS.values()), ids=lambda t: t.cmd)
-def test_a_request_class_refuses_a_document_of_another_command(request_type: type) -> None:
+@pytest.mark.parametrize("cmd", protocol.COMMANDS)
+def test_a_request_class_refuses_a_document_of_a_command_it_does_not_carry(cmd: str) -> None:
     with pytest.raises(MalformedDocument):
-        request_type.from_json({"id": 1, "cmd": "bye" if request_type.cmd != "bye" else "hello"})
+        protocol.MESSAGES[cmd][0].from_json({"id": 1, "cmd": "bye" if cmd != "bye" else "hello"})
+
+
+def test_an_event_request_refuses_a_host_command_and_a_host_request_refuses_an_event() -> None:
+    with pytest.raises(MalformedDocument):
+        EventRequest.from_json({"id": 1, "cmd": "host-stop"})
+    with pytest.raises(MalformedDocument):
+        HostRequest.from_json({"id": 1, "cmd": "restart"})
+    with pytest.raises(MalformedDocument):
+        EventRequest.from_json({"id": 1, "cmd": ["run"]})
+    assert HostRequest.from_json({"id": 1, "cmd": "host-stop"}) == protocol.request_for(1, Stop())
 
 
 def test_request_for_refuses_an_object_that_is_not_an_event() -> None:

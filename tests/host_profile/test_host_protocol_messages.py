@@ -15,7 +15,7 @@ import pytest
 from conformance.adapters import protocol
 from conformance.adapters.stdio import StdioAdapter
 from conformance.adapters.implementation import ImplementationFailed
-from conformance.adapters.protocol.host import HOST_REQUESTS, HOST_RESPONSES, HostReadConfigResponse
+from conformance.adapters.protocol.host import HostRequest, HostResponse
 from conformance.adapters.protocol.wire import check_message, encode
 from conformance.adapters.serve import Session
 from reference_impl.engine import Engine
@@ -56,15 +56,16 @@ def answered() -> list[tuple[Any, Any]]:
     pairs = []
     for index, command in enumerate(COMMANDS, 1):
         request = protocol.request_for(index, command)
-        pairs.append((request, protocol.RESPONSES[request.cmd](id=index, observation=engine.apply(command))))
+        pairs.append((request, request.answer(engine.apply(command))))
     return pairs
 
 
-def test_every_host_command_has_a_request_class_a_response_class_and_two_schema_files() -> None:
-    assert set(HOST_REQUESTS) == set(COMMAND_TYPES) == set(HOST_RESPONSES)
-    assert set(HOST_REQUESTS) <= set(protocol.COMMANDS)
+def test_every_host_command_has_a_request_a_response_and_two_schema_files() -> None:
+    assert {cmd: protocol.MESSAGES[cmd] for cmd in COMMAND_TYPES} == {cmd: (HostRequest, HostResponse) for cmd in COMMAND_TYPES}
+    for (request, response), cmd in zip(answered(), [c.cmd for c in COMMANDS], strict=True):
+        assert (request.cmd, request.schema) == (cmd, f"protocol/{cmd}-request")
+        assert (response.cmd, response.schema) == (cmd, f"protocol/{cmd}-response")
     for cmd in COMMAND_TYPES:
-        assert HOST_REQUESTS[cmd].schema == f"protocol/{cmd}-request"
         assert (SCHEMAS / f"{cmd}-request.schema.yaml").is_file() and (SCHEMAS / f"{cmd}-response.schema.yaml").is_file()
 
 
@@ -83,7 +84,7 @@ def test_a_host_observation_without_provenance_or_origins_is_still_read() -> Non
         {"code": "plugin-not-found", "severity": "warning", "message": "m", "plugins": ["x"]}],
         "config": {"a": {"b": 1}}}}
     assert check_message("protocol/host-read-config-response", doc) == []
-    observation = HostReadConfigResponse.from_json(doc).observation
+    observation = HostResponse.from_json(doc, cmd="host-read-config").observation
     assert observation.config.provenance == {} and observation.problems[0].origin is None
 
 

@@ -1,11 +1,14 @@
-"""PAS stdio protocol v1: every wire command's request and response class, found by command name.
+"""PAS stdio protocol v1: every wire command, its request and its response, from one table.
 
 Every request is ``{"id": n, "cmd": "<command>", ...}``; every answer is either the
 command's response ``{"id": n, "ok": true, "result": {...}}`` or an error response
 ``{"id": n, "ok": false, "error": {"message": ..., "code": ...}}``. docs/protocol.md is
-the prose specification. The classes live in :mod:`conformance.adapters.protocol.messages` (the
-session and the activation profile) and :mod:`conformance.adapters.protocol.host` (the host
-profile); framing and schema checks in :mod:`conformance.adapters.protocol.wire`.
+the prose specification. ``hello``, ``start`` and ``bye`` have their own classes
+(:mod:`conformance.adapters.protocol.messages`); every event command is carried by
+:class:`EventRequest` / :class:`ObservationResponse` and every ``host-*`` command by
+:class:`HostRequest` / :class:`HostResponse` (:mod:`conformance.adapters.protocol.host`), whose
+``cmd`` is the event's or command's own. Framing and schema checks live in
+:mod:`conformance.adapters.protocol.wire`.
 """
 
 from __future__ import annotations
@@ -13,10 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from conformance.adapters.protocol.host import HOST_REQUESTS, HOST_RESPONSES, HostRequest, HostResponse
+from conformance.adapters.protocol.host import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
-    EVENT_REQUESTS,
-    EVENT_RESPONSES,
     ByeRequest,
     ByeResponse,
     ErrorResponse,
@@ -27,52 +28,65 @@ from conformance.adapters.protocol.messages import (
     StartRequest,
     StartResponse,
 )
+from conformance.adapters.protocol.wire import schema_name
 from reference_impl.errors import MalformedDocument
-from reference_impl.events import Event
-from reference_impl.host_commands import HostCommand, is_host_command
+from reference_impl.events import EVENT_TYPES, Event
+from reference_impl.host_commands import COMMAND_TYPES, HostCommand, is_host_command
 
-REQUESTS: Final[Mapping[str, type]] = {
-    HelloRequest.cmd: HelloRequest, StartRequest.cmd: StartRequest, **EVENT_REQUESTS, **HOST_REQUESTS,
-    ByeRequest.cmd: ByeRequest,
+#: The one table: each wire command's request class and response class.
+MESSAGES: Final[Mapping[str, tuple[type, type]]] = {
+    HelloRequest.cmd: (HelloRequest, HelloResponse),
+    StartRequest.cmd: (StartRequest, StartResponse),
+    **{cmd: (EventRequest, ObservationResponse) for cmd in EVENT_TYPES},
+    # host-stop last, as a host's lifecycle goes (the order error messages and docs/protocol.md list them)
+    **{cmd: (HostRequest, HostResponse) for cmd in sorted(COMMAND_TYPES, key=lambda cmd: cmd == "host-stop")},
+    ByeRequest.cmd: (ByeRequest, ByeResponse),
 }
-RESPONSES: Final[Mapping[str, type]] = {
-    HelloResponse.cmd: HelloResponse, StartResponse.cmd: StartResponse, **EVENT_RESPONSES, **HOST_RESPONSES,
-    ByeResponse.cmd: ByeResponse,
-}
-COMMANDS: Final = tuple(REQUESTS)
+COMMANDS: Final = tuple(MESSAGES)
 Request = HelloRequest | StartRequest | EventRequest | HostRequest | ByeRequest
 Response = HelloResponse | StartResponse | ByeResponse | ObservationResponse | HostResponse | ErrorResponse
+
+
+def request_schema(cmd: str) -> str:
+    """The schema a ``cmd`` request must match (``protocol/<cmd>-request``); raises KeyError for an unknown command."""
+    if cmd not in MESSAGES:
+        raise KeyError(cmd)
+    return schema_name(cmd, "request")
+
+
+def response_schema(cmd: str, doc: Mapping[str, Any]) -> str:
+    """The schema an answer to ``cmd`` must match: the error schema when ``ok`` is false."""
+    return ErrorResponse.schema if doc.get("ok") is False else schema_name(cmd, "response")
 
 
 def request_for(request_id: int, event: Event | HostCommand) -> EventRequest | HostRequest:
     """The request that carries ``event`` (or a host command); raises TypeError for anything else."""
     if is_host_command(event):
-        return HOST_REQUESTS[event.cmd](id=request_id, command=event)
-    request_type = EVENT_REQUESTS.get(getattr(event, "cmd", None))
-    if request_type is None:
+        return HostRequest(id=request_id, command=event)
+    if not isinstance(event, tuple(EVENT_TYPES.values())):
         raise TypeError(f"not a PAS event: {event!r}")
-    return request_type(id=request_id, event=event)
+    return EventRequest(id=request_id, event=event)
 
 
 def request_from_json(doc: Any) -> Request:
     """Read any request; raises MalformedDocument for an unknown ``cmd`` or a wrong shape."""
     if not isinstance(doc, Mapping):
         raise MalformedDocument(field="", reason="a request must be a JSON object")
-    request_type = REQUESTS.get(doc.get("cmd")) if isinstance(doc.get("cmd"), str) else None
-    if request_type is None:
-        raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(COMMANDS)}, not {doc.get('cmd')!r}")
-    return request_type.from_json(doc)
-
-
-def response_schema(cmd: str, doc: Mapping[str, Any]) -> str:
-    """The schema an answer to ``cmd`` must match: the error schema when ``ok`` is false."""
-    return ErrorResponse.schema if doc.get("ok") is False else RESPONSES[cmd].schema
+    cmd = doc.get("cmd")
+    if not isinstance(cmd, str) or cmd not in MESSAGES:
+        raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(COMMANDS)}, not {cmd!r}")
+    request: Request = MESSAGES[cmd][0].from_json(doc)
+    return request
 
 
 def response_from_json(cmd: str, doc: Any) -> Response:
-    """Read the answer to a ``cmd`` request; raises MalformedDocument on a wrong shape."""
+    """Read the answer to a ``cmd`` request; raises MalformedDocument on a wrong shape, KeyError for an unknown command."""
     if not isinstance(doc, Mapping):
         raise MalformedDocument(field="", reason="a response must be a JSON object")
     if doc.get("ok") is False:
         return ErrorResponse.from_json(doc)
-    return RESPONSES[cmd].from_json(doc)
+    response_type = MESSAGES[cmd][1]
+    if response_type in (ObservationResponse, HostResponse):
+        response: Response = response_type.from_json(doc, cmd=cmd)
+        return response
+    return response_type.from_json(doc)

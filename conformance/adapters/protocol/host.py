@@ -1,7 +1,8 @@
-"""PAS stdio protocol v1, host profile: one typed class per ``host-*`` command.
+"""PAS stdio protocol v1, host profile: the request and the response of every ``host-*`` command.
 
-A host request carries a host command of ``reference_impl.host_commands`` and is answered
-with its :class:`~reference_impl.host.HostObservation`; the schemas are
+A :class:`HostRequest` carries a host command of ``reference_impl.host_commands`` (whose
+``cmd`` is the wire command) and is answered with a :class:`HostResponse` carrying its
+:class:`~reference_impl.host.HostObservation`; the schemas are
 ``spec/schemas/protocol/host-<command>-request`` / ``-response``.
 """
 
@@ -9,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any
 
 from conformance.adapters.protocol.messages import ObservationResponse
-from conformance.adapters.protocol.wire import message_id, request_class, response_class
+from conformance.adapters.protocol.wire import message_id, schema_name
 from reference_impl.errors import MalformedDocument
 from reference_impl.host import EventKind, HostObservation, LifecycleEvent
-from reference_impl.host_commands import HostCommand, command_from_json, command_to_json
+from reference_impl.host_commands import COMMAND_TYPES, HostCommand, command_from_json, command_to_json
 from reference_impl.host_config import Layer, MergedConfig, Provenance, freeze
 from reference_impl.problems import Origin, Problem, SourceKind
 
@@ -24,69 +25,46 @@ from reference_impl.problems import Origin, Problem, SourceKind
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HostRequest:
-    """A host command as a request: the command's JSON (reference_impl.host_commands) plus the request id."""
+    """Any host command as a request: the command's JSON (reference_impl.host_commands) plus the request id.
 
-    cmd: ClassVar[str] = ""
-    schema: ClassVar[str] = ""
+    One class for every ``host-*`` command: ``cmd`` is the command's own and ``schema``
+    is derived from it (``protocol/<cmd>-request``).
+    """
+
     id: int
     command: HostCommand
+
+    @property
+    def cmd(self) -> str:
+        """The wire command: the host command's."""
+        return self.command.cmd
+
+    @property
+    def schema(self) -> str:
+        """The request's schema name, ``protocol/<cmd>-request``."""
+        return schema_name(self.command.cmd, "request")
 
     def to_json(self) -> dict[str, Any]:
         """The wire form: ``{"id": ..., **command_to_json(command)}``."""
         return {"id": self.id, **command_to_json(self.command)}
 
+    def answer(self, observation: HostObservation) -> HostResponse:
+        """The response that carries ``observation`` back for this request."""
+        return HostResponse(id=self.id, cmd=self.command.cmd, observation=observation)
+
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> Any:
-        """Read the wire form; raises MalformedDocument on a wrong shape."""
-        request_id = message_id(doc, cls.cmd)
+    def from_json(cls, doc: Mapping[str, Any]) -> HostRequest:
+        """Read the wire form of any host request; raises MalformedDocument on a wrong shape or another command."""
+        cmd = doc.get("cmd")
+        if not isinstance(cmd, str) or cmd not in COMMAND_TYPES:
+            raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(COMMAND_TYPES)}, not {cmd!r}")
+        request_id = message_id(doc, cmd)
         try:
             return cls(id=request_id, command=command_from_json({k: v for k, v in doc.items() if k != "id"}))
         except (TypeError, ValueError, AttributeError) as error:  # MalformedDocument is a ValueError
             if isinstance(error, MalformedDocument):
                 raise
-            raise MalformedDocument(field="", reason=f"is not a valid {cls.cmd!r} request: {error}") from None
-
-
-@request_class("host-load")
-class HostLoadRequest(HostRequest):
-    """``host-load``: forget every host state, install plugins, register and validate them."""
-
-
-@request_class("host-start")
-class HostStartRequest(HostRequest):
-    """``host-start``: set up, then start, the valid plugins in dependency order."""
-
-
-@request_class("host-dispatch")
-class HostDispatchRequest(HostRequest):
-    """``host-dispatch``: call a hook's subscribers in load order."""
-
-
-@request_class("host-open-conversation")
-class HostOpenConversationRequest(HostRequest):
-    """``host-open-conversation``: a conversation starts and keeps the current plugin instances."""
-
-
-@request_class("host-reload")
-class HostReloadRequest(HostRequest):
-    """``host-reload``: new conversations get a new instance of one plugin."""
-
-
-@request_class("host-read-config")
-class HostReadConfigRequest(HostRequest):
-    """``host-read-config``: the configuration snapshot one plugin receives."""
-
-
-@request_class("host-stop")
-class HostStopRequest(HostRequest):
-    """``host-stop``: stop, then tear down, in reverse order."""
-
-
-HOST_REQUESTS: Final[Mapping[str, type]] = {
-    t.cmd: t for t in (HostLoadRequest, HostStartRequest, HostDispatchRequest, HostOpenConversationRequest,
-                       HostReloadRequest, HostReadConfigRequest, HostStopRequest)
-}
-HOST_REQUEST_TYPES: Final = tuple(HOST_REQUESTS.values())
+            raise MalformedDocument(field="", reason=f"is not a valid {cmd!r} request: {error}") from None
 
 
 # ------------------------------------------------------------------ responses
@@ -132,52 +110,11 @@ def host_observation_from_json(doc: Mapping[str, Any]) -> HostObservation:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HostResponse(ObservationResponse):
-    """The answer to a host command: the host observation's JSON is the result."""
+    """The answer to any host command: the host observation's JSON is the result (``cmd`` says which command)."""
 
     observation: HostObservation
 
     @classmethod
-    def read_observation(cls, result: Mapping[str, Any]) -> HostObservation:
+    def read_observation(cls, cmd: str, result: Mapping[str, Any]) -> HostObservation:
         """The host observation in a ``result``; raises MalformedDocument on a wrong shape."""
         return host_observation_from_json(result)
-
-
-@response_class("host-load")
-class HostLoadResponse(HostResponse):
-    """The answer to ``host-load``: registered/invalid/skipped events, problems, load and setup orders."""
-
-
-@response_class("host-start")
-class HostStartResponse(HostResponse):
-    """The answer to ``host-start``: set_up/setup_failed/skipped then started events."""
-
-
-@response_class("host-dispatch")
-class HostDispatchResponse(HostResponse):
-    """The answer to ``host-dispatch``: one hook_called/hook_failed event per subscriber."""
-
-
-@response_class("host-open-conversation")
-class HostOpenConversationResponse(HostResponse):
-    """The answer to ``host-open-conversation``: a conversation_opened event."""
-
-
-@response_class("host-reload")
-class HostReloadResponse(HostResponse):
-    """The answer to ``host-reload``: a reloaded or reload_refused event."""
-
-
-@response_class("host-read-config")
-class HostReadConfigResponse(HostResponse):
-    """The answer to ``host-read-config``: the plugin's config snapshot (and provenance), or a problem."""
-
-
-@response_class("host-stop")
-class HostStopResponse(HostResponse):
-    """The answer to ``host-stop``: stopped then torn_down events."""
-
-
-HOST_RESPONSES: Final[Mapping[str, type]] = {
-    t.cmd: t for t in (HostLoadResponse, HostStartResponse, HostDispatchResponse, HostOpenConversationResponse,
-                       HostReloadResponse, HostReadConfigResponse, HostStopResponse)
-}

@@ -1,10 +1,12 @@
-"""PAS stdio protocol v1: the session's messages and the activation profile's, one typed class per wire command.
+"""PAS stdio protocol v1: the session's messages and the activation profile's.
 
-Every request is ``{"id": n, "cmd": "<command>", ...}``; every answer is either the
+``hello``, ``start`` and ``bye`` have a typed class each (they carry their own fields);
+every event command shares :class:`EventRequest` and :class:`ObservationResponse`, whose
+command is the event's own ``cmd``. Every request is ``{"id": n, "cmd": "<command>", ...}``; every answer is either the
 command's response ``{"id": n, "ok": true, "result": {...}}`` or an :class:`ErrorResponse`
 ``{"id": n, "ok": false, "error": {"message": ..., "code": ...}}``. The schema of each
 message is ``spec/schemas/protocol/<cmd>-request`` / ``<cmd>-response`` (see ``schema``
-on every class); docs/protocol.md is the prose specification. An event request carries an
+on every message); docs/protocol.md is the prose specification. An event request carries an
 event of ``reference_impl.events`` and is answered with its observation.
 """
 
@@ -12,26 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
-from conformance.adapters.protocol.wire import PROTOCOL_VERSION, get_field, message_id, request_class, response_class
-from reference_impl.errors import MalformedDocument
-from reference_impl.events import (
-    Activate,
-    AdminObservation,
-    CallObservation,
-    Disable,
-    Enable,
-    Event,
-    Extend,
-    Restart,
-    RunObservation,
-    SetScheduler,
-    SetStrategy,
-    StartRun,
-    event_from_json,
-    observation_from_json,
+from conformance.adapters.protocol.wire import (
+    PROTOCOL_VERSION,
+    get_field,
+    message_id,
+    request_class,
+    response_class,
+    schema_name,
 )
+from reference_impl.errors import MalformedDocument
+from reference_impl.events import EVENT_TYPES, Event, Observation, event_from_json, observation_from_json
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 
@@ -97,84 +91,41 @@ class ByeRequest:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EventRequest:
-    """An event as a request: the event's JSON (reference_impl.events) plus the request id."""
+    """Any event as a request: the event's JSON (reference_impl.events) plus the request id.
 
-    cmd: ClassVar[str] = ""
-    schema: ClassVar[str] = ""
+    One class for every event command: ``cmd`` is the event's own wire command and
+    ``schema`` is derived from it (``protocol/<cmd>-request``).
+    """
+
     id: int
     event: Event
+
+    @property
+    def cmd(self) -> str:
+        """The wire command: the event's."""
+        return self.event.cmd
+
+    @property
+    def schema(self) -> str:
+        """The request's schema name, ``protocol/<cmd>-request``."""
+        return schema_name(self.event.cmd, "request")
 
     def to_json(self) -> dict[str, Any]:
         """The wire form: ``{"id": ..., **event.to_json()}``."""
         return {"id": self.id, **self.event.to_json()}
 
+    def answer(self, observation: Observation) -> ObservationResponse:
+        """The response that carries ``observation`` back for this request."""
+        return ObservationResponse(id=self.id, cmd=self.event.cmd, observation=observation)
+
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> Any:
-        """Read the wire form; raises MalformedDocument on a wrong shape."""
-        request_id = message_id(doc, cls.cmd)
+    def from_json(cls, doc: Mapping[str, Any]) -> EventRequest:
+        """Read the wire form of any event request; raises MalformedDocument on a wrong shape or another command."""
+        cmd = doc.get("cmd")
+        if not isinstance(cmd, str) or cmd not in EVENT_TYPES:
+            raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(EVENT_TYPES)}, not {cmd!r}")
+        request_id = message_id(doc, cmd)
         return cls(id=request_id, event=event_from_json({k: v for k, v in doc.items() if k != "id"}))
-
-
-@request_class("run")
-class RunRequest(EventRequest):
-    """``run``: a new agent run starts; answered with a run observation."""
-
-    event: StartRun
-
-
-@request_class("activate")
-class ActivateRequest(EventRequest):
-    """``activate``: the model calls activate_plugin; answered with a call observation."""
-
-    event: Activate
-
-
-@request_class("extend")
-class ExtendRequest(EventRequest):
-    """``extend``: the model calls extend_plugin_activation; answered with a call observation."""
-
-    event: Extend
-
-
-@request_class("set-strategy")
-class SetStrategyRequest(EventRequest):
-    """``set-strategy``: an admin sets a plugin's strategy."""
-
-    event: SetStrategy
-
-
-@request_class("enable")
-class EnableRequest(EventRequest):
-    """``enable``: an admin enables a plugin."""
-
-    event: Enable
-
-
-@request_class("disable")
-class DisableRequest(EventRequest):
-    """``disable``: an admin disables a plugin."""
-
-    event: Disable
-
-
-@request_class("set-scheduler")
-class SetSchedulerRequest(EventRequest):
-    """``set-scheduler``: an admin switches the scheduler on or off."""
-
-    event: SetScheduler
-
-
-@request_class("restart")
-class RestartRequest(EventRequest):
-    """``restart``: the host restarts; persisted state survives."""
-
-    event: Restart
-
-
-EVENT_REQUESTS: Final[Mapping[str, type]] = {
-    t.cmd: t for t in (RunRequest, ActivateRequest, ExtendRequest, SetStrategyRequest, EnableRequest,
-                       DisableRequest, SetSchedulerRequest, RestartRequest)
-}
 
 
 # ------------------------------------------------------------------ responses
@@ -232,88 +183,34 @@ class ByeResponse(_EmptyResponse):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ObservationResponse:
-    """The answer to an event (or, in the host profile, a host command): the observation's JSON is the result."""
+    """The answer to any event: the observation's JSON is the result.
 
-    cmd: ClassVar[str] = ""
-    schema: ClassVar[str] = ""
+    One class for every event command; ``cmd`` says which request it answers (several
+    commands share an observation type) and ``schema`` is ``protocol/<cmd>-response``.
+    """
+
     id: int
+    cmd: str
     observation: Any
+
+    @property
+    def schema(self) -> str:
+        """The response's schema name, ``protocol/<cmd>-response``."""
+        return schema_name(self.cmd, "response")
 
     def to_json(self) -> dict[str, Any]:
         """The wire form."""
         return {"id": self.id, "ok": True, "result": self.observation.to_json()}
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> Any:
-        """Read the wire form; raises MalformedDocument on a wrong shape."""
-        return cls(id=message_id(doc), observation=cls.read_observation(get_field(doc, "result", dict)))
+    def from_json(cls, doc: Mapping[str, Any], *, cmd: str) -> Any:
+        """Read the wire form of the answer to ``cmd``; raises MalformedDocument on a wrong shape."""
+        return cls(id=message_id(doc), cmd=cmd, observation=cls.read_observation(cmd, get_field(doc, "result", dict)))
 
     @classmethod
-    def read_observation(cls, result: Mapping[str, Any]) -> Any:
+    def read_observation(cls, cmd: str, result: Mapping[str, Any]) -> Any:
         """The observation in a ``result``: an event's (reference_impl.events); raises MalformedDocument."""
-        return observation_from_json(cls.cmd, result)
-
-
-@response_class("run")
-class RunResponse(ObservationResponse):
-    """The answer to ``run``: a RunObservation."""
-
-    observation: RunObservation
-
-
-@response_class("activate")
-class ActivateResponse(ObservationResponse):
-    """The answer to ``activate``: a CallObservation."""
-
-    observation: CallObservation
-
-
-@response_class("extend")
-class ExtendResponse(ObservationResponse):
-    """The answer to ``extend``: a CallObservation."""
-
-    observation: CallObservation
-
-
-@response_class("set-strategy")
-class SetStrategyResponse(ObservationResponse):
-    """The answer to ``set-strategy``: an AdminObservation."""
-
-    observation: AdminObservation
-
-
-@response_class("enable")
-class EnableResponse(ObservationResponse):
-    """The answer to ``enable``: an AdminObservation."""
-
-    observation: AdminObservation
-
-
-@response_class("disable")
-class DisableResponse(ObservationResponse):
-    """The answer to ``disable``: an AdminObservation."""
-
-    observation: AdminObservation
-
-
-@response_class("set-scheduler")
-class SetSchedulerResponse(ObservationResponse):
-    """The answer to ``set-scheduler``: an AdminObservation."""
-
-    observation: AdminObservation
-
-
-@response_class("restart")
-class RestartResponse(ObservationResponse):
-    """The answer to ``restart``: an AdminObservation."""
-
-    observation: AdminObservation
-
-
-EVENT_RESPONSES: Final[Mapping[str, type]] = {
-    t.cmd: t for t in (RunResponse, ActivateResponse, ExtendResponse, SetStrategyResponse, EnableResponse,
-                       DisableResponse, SetSchedulerResponse, RestartResponse)
-}
+        return observation_from_json(cmd, result)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

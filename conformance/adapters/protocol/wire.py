@@ -50,10 +50,15 @@ def message_id(doc: Mapping[str, Any], cmd: str | None = None) -> int:
     return value
 
 
+def schema_name(cmd: str, direction: str) -> str:
+    """The schema of wire command ``cmd``'s ``request`` or ``response``: ``protocol/<cmd>-<direction>``."""
+    return f"protocol/{cmd}-{direction}"
+
+
 def _message_class(cmd: str, direction: str) -> Callable[[_Class], _Class]:
     def declare(cls: _Class) -> _Class:
         cls.cmd = cmd
-        cls.schema = f"protocol/{cmd}-{direction}"
+        cls.schema = schema_name(cmd, direction)
         return dataclass(frozen=True, slots=True, kw_only=True)(cls)
 
     return declare
