@@ -1,0 +1,76 @@
+"""Run the PAS suite against NekroAgent 2.4.0's real code (examples/nekroagent/adapter.py).
+
+Skipped unless a Python with nekro-agent 2.4.0 is available: $PAS_NEKRO_PYTHON, or the venv made
+by scripts/install-nekroagent.sh (${PAS_NEKRO_VENV:-~/.cache/pas/nekroagent-venv}/bin/python).
+One suite run takes about 25-40 s (NekroAgent's import alone is ~6 s per process).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
+EXPECTED = ROOT / "examples" / "nekroagent" / "expected-failures.yaml"
+PROFILES = ["--profile", "activation", "--profile", "text"]
+
+
+def _nekro_python() -> Path | None:
+    explicit = os.environ.get("PAS_NEKRO_PYTHON")
+    if explicit:
+        return Path(explicit)
+    venv = Path(os.environ.get("PAS_NEKRO_VENV", Path.home() / ".cache" / "pas" / "nekroagent-venv"))
+    return venv / "bin" / "python"
+
+
+NEKRO_PYTHON = _nekro_python()
+
+pytestmark = [
+    pytest.mark.skipif(
+        NEKRO_PYTHON is None or not NEKRO_PYTHON.exists(),
+        reason=f"no NekroAgent venv at {NEKRO_PYTHON}: run scripts/install-nekroagent.sh or set PAS_NEKRO_PYTHON",
+    ),
+    pytest.mark.slow,
+]
+
+
+def _pas_run(*extra: str, tmp_path: Path) -> tuple[int, list[dict]]:
+    report = tmp_path / "report.jsonl"
+    impl = f"cmd:{NEKRO_PYTHON} {ADAPTER}"
+    cmd = [sys.executable, "-m", "conformance", "run", "--impl", impl, *PROFILES, "--timeout", "60",
+           "--format", "json", "--output", str(report), *extra]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
+    assert report.exists(), f"no report written; stderr:\n{done.stderr[-3000:]}"
+    rows = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return done.returncode, rows
+
+
+def _listed_ids() -> set[str]:
+    from conformance.suite.expected_failures import load_expected_failures
+    from conformance.suite.scenario import load_suite
+
+    scenarios, _ = load_suite()
+    reasons, problems = load_expected_failures(EXPECTED, {s.id for s in scenarios})
+    assert not problems, problems
+    return set(reasons)
+
+
+def test_suite_passes_with_expected_failures(tmp_path: Path) -> None:
+    code, rows = _pas_run("--expected-failures", str(EXPECTED), tmp_path=tmp_path)
+    results = [r for r in rows if r.get("type") == "result"]
+    bad = {r["id"]: r["outcome"] for r in results if r["outcome"] in ("failed", "errored", "stale")}
+    assert code == 0, f"pas run exited {code}; not as expected: {bad}"
+
+
+def test_failing_scenarios_are_exactly_the_listed_ones(tmp_path: Path) -> None:
+    code, rows = _pas_run(tmp_path=tmp_path)
+    failing = {r["id"] for r in rows if r.get("type") == "result" and r["outcome"] in ("failed", "errored")}
+    assert code == 1
+    listed = _listed_ids()
+    assert failing == listed, f"newly failing: {sorted(failing - listed)}; now passing: {sorted(listed - failing)}"
