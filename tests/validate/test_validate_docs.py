@@ -21,7 +21,7 @@ SECTIONS = ("## What it reports", "## Why it matters", "## Example", "### Bad", 
 
 
 def test_every_code_has_a_page_and_every_page_a_code():
-    assert {p.stem for p in RULES_DIR.glob("*.md")} == set(RULES)
+    assert {p.stem for p in RULES_DIR.glob("*.md") if not p.name.endswith(".zh.md")} == set(RULES)
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
