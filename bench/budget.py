@@ -40,6 +40,7 @@ def per_plugin() -> list[tuple[str, int, int, int]]:
     from conformance.tools.budget.tokenizer import load_tokenizer
     from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, load_host, load_plugins
     from reference_impl.eligibility import is_sleep_eligible
+    from reference_impl.semantics import load_semantics
     from reference_impl.events import PluginView
     from reference_impl.model import PluginState
     from reference_impl.render import render_block
@@ -49,7 +50,7 @@ def per_plugin() -> list[tuple[str, int, int, int]]:
     host, _, _ = load_host(EXAMPLE_HOST)
     rows = []
     for m in sorted(manifests, key=lambda m: m.module_name):
-        if not is_sleep_eligible(m, host.strategy_for(m.module_name)):
+        if not is_sleep_eligible(m, host.strategy_for(m.module_name), load_semantics()):
             continue
         full = render_block(m, PluginView(module_name=m.module_name, state=PluginState.ALWAYS_AWAKE))
         asleep = render_block(m, PluginView(module_name=m.module_name, state=PluginState.SLEEPING,

@@ -9,8 +9,9 @@ one adapter; two methods each, a third inject a prompt), enables all of it, and 
 active plugins:
 
 * **first run after a config change**: the host config is a new object every time, so the
-  scheduler's per-config cache of the ordered lineup (``_lineup`` in scheduler.py, memoised
-  on the catalogue) misses and the lineup is rebuilt: eligibility, availability, sort;
+  per-config entry of the ordered lineup in the caller's ``LineupCache`` (passed to ``step``
+  as the ``Engine`` does) misses and the lineup is rebuilt: eligibility and availability (the
+  per-catalogue name order and resting views stay cached);
 * **steady state**: the same host config run after run (the cached lineup is reused);
 * **steady + text**: steady state plus the reference prompt text (``render_run``), as the
   ``Engine`` does for implementations that claim the text profile.
@@ -36,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from reference_impl.catalogue import Catalogue  # noqa: E402
 from reference_impl.events import RunObservation, StartRun  # noqa: E402
+from reference_impl.lineup_cache import LineupCache  # noqa: E402
 from reference_impl.model import HostConfig, Manifest, Strategy  # noqa: E402
 from reference_impl.render import render_run  # noqa: E402
 from reference_impl.scheduler import SchedulerState, step  # noqa: E402
@@ -94,13 +96,14 @@ def measure(size: int, min_time: float) -> dict[str, float]:
     """Seconds per run for one plugin-set size: first run after a config change, steady, steady + text."""
     catalogue, state, _ = world(size)
     semantics = load_semantics()
+    cache = LineupCache()
     event = StartRun(conversation="c")
 
     def first_run() -> None:
-        step(catalogue, replace(state, host=replace(state.host)), event, semantics)
+        step(catalogue, replace(state, host=replace(state.host)), event, semantics, cache=cache)
 
     def steady() -> RunObservation:
-        return step(catalogue, state, event, semantics)[1]
+        return step(catalogue, state, event, semantics, cache=cache)[1]
 
     def steady_text() -> None:
         render_run(catalogue.manifests, steady())

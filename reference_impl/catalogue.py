@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypeVar
 
 from reference_impl.errors import PasError
 from reference_impl.model import HostConfig, Manifest
@@ -19,31 +18,15 @@ class DuplicateModule(PasError, ValueError):
         super().__init__(f"two plugins declare module_name '{module_name}'")
 
 
-T = TypeVar("T")
-_MEMO_SIZE = 16
-
-
 @dataclass(frozen=True, slots=True)
 class Catalogue:
-    """The installed plugins, by module_name, in installation order."""
+    """The installed plugins, by module_name, in installation order.
+
+    A plain frozen value: what the scheduler derives from it is cached, if at all, by the
+    caller (:class:`~reference_impl.lineup_cache.LineupCache`), never inside it.
+    """
 
     manifests: Mapping[str, Manifest] = field(default_factory=dict)
-    # Results derived from (this catalogue, a host config): pure, so safe to reuse.
-    _memo: dict[Hashable, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
-
-    def memoised(self, key: Hashable, anchors: tuple[object, ...], compute: Callable[[], T]) -> T:
-        """``compute()`` once per ``key`` while the ``anchors`` (the objects its ids came from) live.
-
-        The anchors are held with the result so that a recycled ``id()`` never returns a stale value.
-        """
-        hit = self._memo.get(key)
-        if hit is not None and len(hit[0]) == len(anchors) and all(a is b for a, b in zip(hit[0], anchors)):
-            return hit[1]
-        if len(self._memo) >= _MEMO_SIZE:
-            self._memo.pop(next(iter(self._memo)))
-        value = compute()
-        self._memo[key] = (anchors, value)
-        return value
 
     @classmethod
     def of(cls, manifests: Iterable[Manifest]) -> Catalogue:

@@ -1,11 +1,14 @@
-"""Can a plugin sleep? The precedence table of spec/semantics.yaml, as one pure function."""
+"""Can a plugin sleep? The precedence table of spec/semantics.yaml, as one pure function.
+
+The table is part of the ``semantics`` the caller passes: nothing here reads a file.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from reference_impl.model import Manifest, Strategy
-from reference_impl.semantics import Semantics, first_match, load_semantics
+from reference_impl.semantics import Semantics, first_match
 
 
 def eligibility_facts(manifest: Manifest, strategy: Strategy) -> dict[str, object]:
@@ -17,24 +20,21 @@ def eligibility_facts(manifest: Manifest, strategy: Strategy) -> dict[str, objec
     }
 
 
-def is_sleep_eligible(manifest: Manifest, strategy: Strategy, semantics: Semantics | None = None) -> bool:
+def is_sleep_eligible(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> bool:
     """Whether ``manifest`` under the admin ``strategy`` may sleep (ACT-ELIG-1..4)."""
-    table = (semantics or load_semantics()).eligibility
-    return bool(first_match(table, eligibility_facts(manifest, strategy)).result)
+    return bool(first_match(semantics.eligibility, eligibility_facts(manifest, strategy)).result)
 
 
-def deciding_requirement(manifest: Manifest, strategy: Strategy, semantics: Semantics | None = None) -> str:
+def deciding_requirement(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> str:
     """The requirement ID of the table row that decides eligibility (for explanations)."""
-    table = (semantics or load_semantics()).eligibility
-    return first_match(table, eligibility_facts(manifest, strategy)).requirement
+    return first_match(semantics.eligibility, eligibility_facts(manifest, strategy)).requirement
 
 
-def eligibility_decider(semantics: Semantics | None = None) -> Callable[[Manifest, Strategy], bool]:
+def eligibility_decider(semantics: Semantics) -> Callable[[Manifest, Strategy], bool]:
     """``is_sleep_eligible`` that walks the table once per distinct combination of facts.
 
     For recomputing many plugins at once (a host config change with thousands installed).
     """
-    semantics = semantics or load_semantics()
     decided: dict[tuple[object, ...], bool] = {}
 
     def decide(manifest: Manifest, strategy: Strategy) -> bool:

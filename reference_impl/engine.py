@@ -2,6 +2,8 @@
 
 It claims all three profiles: activation events go to the scheduler, host commands
 (reference_impl.host_commands) to a :class:`~reference_impl.host.HostEngine` it holds.
+It is an edge: it is where the semantics are chosen (the bundled spec/semantics.yaml unless
+given) and where the scheduler's lineup cache lives.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from reference_impl import __version__
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import Activate, CallObservation, Event, Extend, Observation, RunObservation
 from reference_impl.host import HostEngine, HostObservation
-from reference_impl.host_commands import HostCommand, is_host_command
+from reference_impl.host_commands import HOST_COMMAND_TYPES, HostCommand
+from reference_impl.lineup_cache import LineupCache
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest, Profile
 from reference_impl.render import render_reply, render_run
 from reference_impl.scheduler import SchedulerState, step
-from reference_impl.semantics import load_semantics
+from reference_impl.semantics import Semantics, load_semantics
 
 PROFILES = tuple(Profile)
 
@@ -27,14 +30,16 @@ class Engine:
 
     ``start`` installs plugins and a host config and forgets any earlier state (the host
     profile's state too). Host commands are applied to a reference host; ``host-load``
-    forgets the earlier host state by itself.
+    forgets the earlier host state by itself. ``semantics`` defaults to the bundled
+    spec/semantics.yaml (read once per process); every step, restarts included, uses it.
     """
 
     info = ImplementationInfo(name="pas-reference", version=__version__, language="python", profiles=PROFILES)
 
-    def __init__(self, *, text: bool = True) -> None:
+    def __init__(self, *, text: bool = True, semantics: Semantics | None = None) -> None:
         self._text = text
-        self._semantics = load_semantics()
+        self._semantics = load_semantics() if semantics is None else semantics
+        self._cache = LineupCache()
         self._catalogue = Catalogue()
         self._state = SchedulerState()
         self._host = HostEngine()
@@ -42,14 +47,15 @@ class Engine:
     def start(self, manifests: Iterable[Manifest], host: HostConfig) -> None:
         """Install ``manifests`` under ``host``, with no stored counters."""
         self._catalogue = Catalogue.of(manifests)
+        self._cache.clear()  # entries for the old catalogue can never hit again
         self._state = SchedulerState(host=host)
         self._host = HostEngine()
 
     def apply(self, event: Event | HostCommand) -> Observation | HostObservation:
         """Apply one event (or host command) and return what was observed."""
-        if is_host_command(event):
+        if isinstance(event, HOST_COMMAND_TYPES):
             return self._host.apply(event)
-        self._state, observation = step(self._catalogue, self._state, event, self._semantics)
+        self._state, observation = step(self._catalogue, self._state, event, self._semantics, cache=self._cache)
         if not self._text:
             return observation
         manifests = self._catalogue.manifests
@@ -58,6 +64,11 @@ class Engine:
         if isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
             return replace(observation, text=render_reply(manifests, event, observation))
         return observation
+
+    @property
+    def semantics(self) -> Semantics:
+        """The semantics every step of this engine runs under."""
+        return self._semantics
 
     @property
     def state(self) -> SchedulerState:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from reference_impl.errors import MalformedDocument
 from reference_impl.host_config import JSON, thaw
@@ -116,10 +116,9 @@ class ReadConfig:
 
 
 HostCommand = Load | Start | Stop | Dispatch | OpenConversation | Reload | ReadConfig
-COMMAND_TYPES: Mapping[str, type] = {
-    t.cmd: t for t in (Load, Start, Stop, Dispatch, OpenConversation, Reload, ReadConfig)
-}
-_COMMAND_CLASSES = tuple(COMMAND_TYPES.values())
+#: The command classes, spelled out so that ``isinstance(x, HOST_COMMAND_TYPES)`` narrows to HostCommand.
+HOST_COMMAND_TYPES: Final = (Load, Start, Stop, Dispatch, OpenConversation, Reload, ReadConfig)
+COMMAND_TYPES: Final[Mapping[str, type[HostCommand]]] = {t.cmd: t for t in HOST_COMMAND_TYPES}
 
 
 def command_to_json(command: HostCommand) -> dict[str, JSON]:
@@ -145,4 +144,4 @@ def command_from_json(doc: Mapping[str, JSON]) -> HostCommand:
 
 def is_host_command(value: Any) -> bool:
     """Whether ``value`` is a host command, as opposed to an activation event."""
-    return isinstance(value, _COMMAND_CLASSES)
+    return isinstance(value, HOST_COMMAND_TYPES)

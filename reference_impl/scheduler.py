@@ -1,9 +1,11 @@
-"""The activation scheduler as a pure state machine: ``step(catalogue, state, event)``.
+"""The activation scheduler as a pure state machine: ``step(catalogue, state, event, semantics)``.
 
 No I/O, no clock, no logging, no global state: the same inputs always give the same new
 state and observation, so any sequence of events can be replayed. The decision tables
-(eligibility, visibility, call outcomes) come from spec/semantics.yaml; counting and the
-state transitions are the code below.
+(eligibility, visibility, call outcomes) and the constants are the ``semantics`` the caller
+passes (``semantics.load_semantics()`` reads the bundled spec/semantics.yaml); counting and
+the state transitions are the code below. A caller that steps many events may pass a
+:class:`~reference_impl.lineup_cache.LineupCache` it owns; the results are the same without.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from reference_impl.events import (
     OMITTED,
 )
 from reference_impl.model import AdminOutcome, HostConfig, Manifest, OutcomeKind, PluginState, Strategy
-from reference_impl.semantics import Semantics, first_match, load_semantics
+from reference_impl.lineup_cache import LineupCache, memo
+from reference_impl.semantics import Semantics, first_match
 
 Counters = Mapping[str, int]  # module_name -> stored rounds (only entries > 0 are kept)
 
@@ -65,15 +68,16 @@ class SchedulerState:
         }
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> SchedulerState:
-        """Restore a persisted state; raises MalformedDocument when it is not one.
+    def from_json(cls, doc: Mapping[str, Any], semantics: Semantics) -> SchedulerState:
+        """Restore a persisted state under ``semantics``; raises MalformedDocument when it is not one.
 
-        Counters must be integers in 0..MAX_ACTIVE_ROUNDS (ACT-COUNT-8); zeros are dropped.
+        Counters must be integers in 0..``semantics.max_active_rounds`` (ACT-COUNT-8); zeros
+        are dropped.
         """
         if not isinstance(doc, Mapping):
             raise MalformedDocument(field="", reason=f"a scheduler state must be a mapping, not {type(doc).__name__}")
         counters = doc.get("counters", {})
-        limit = load_semantics().max_active_rounds
+        limit = semantics.max_active_rounds
         valid = isinstance(counters, Mapping) and all(
             isinstance(v, Mapping)
             and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= limit for n in v.values())
@@ -109,27 +113,33 @@ def _view(manifest: Manifest, state: PluginState, rounds_left: int | None, seman
     )
 
 
+Lineup = tuple[tuple[Manifest, bool, PluginView], ...]
+
+
 def _lineup(
-    catalogue: Catalogue, host: HostConfig, adapter: str | None, semantics: Semantics
-) -> tuple[tuple[Manifest, bool, PluginView], ...]:
+    catalogue: Catalogue, host: HostConfig, adapter: str | None, semantics: Semantics, cache: LineupCache | None
+) -> Lineup:
     """The plugins a run shows, in prompt order, each with its eligibility and its resting view.
 
     ACT-ORDER-1: always-awake blocks first, then the rest (active and sleeping together), each
-    group by module_name. Both groups depend only on the host config and the adapter, so the
-    order is computed once per host config and reused run after run; a run only swaps in the
-    active view of plugins with a stored counter.
+    group by module_name. Both groups depend only on the host config and the adapter, so with
+    a cache the order is computed once per host config and reused run after run; a run only
+    swaps in the active view of plugins with a stored counter.
     """
 
-    def compute() -> tuple[tuple[Manifest, bool, PluginView], ...]:
+    def by_name() -> tuple[Manifest, ...]:
+        return tuple(sorted(catalogue.manifests.values(), key=lambda m: m.module_name))
+
+    def compute() -> Lineup:
         on = scheduler_on(host, semantics)
         decide = eligibility_decider(semantics)
         shown = {m.module_name for m in catalogue.available(host, adapter)}
-        # Per catalogue, not per host config: the name order and each plugin's resting views.
-        by_name = catalogue.memoised(("by-name",), (), lambda: sorted(catalogue.manifests.values(),
-                                                                       key=lambda m: m.module_name))
-        views = catalogue.memoised(("resting-views", id(semantics)), (semantics,), dict)
-        awake, others = [], []
-        for manifest in by_name:
+        # Per catalogue (and semantics), not per host config: the name order and the resting views.
+        ordered = memo(cache, (catalogue,), "by-name", by_name)
+        views: dict[tuple[str, bool], PluginView] = memo(cache, (catalogue, semantics), "resting-views", dict)
+        awake: list[tuple[Manifest, bool, PluginView]] = []
+        others: list[tuple[Manifest, bool, PluginView]] = []
+        for manifest in ordered:
             if manifest.module_name not in shown:
                 continue
             eligible = on and decide(manifest, host.strategy_for(manifest.module_name))
@@ -140,11 +150,13 @@ def _lineup(
             (others if eligible else awake).append((manifest, eligible, views[key]))
         return (*awake, *others)
 
-    return catalogue.memoised(("lineup", id(host), adapter, id(semantics)), (host, semantics), compute)
+    return memo(cache, (catalogue, host, semantics), ("lineup", adapter), compute)
 
 
-def _start_run(catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics):
-    lineup = _lineup(catalogue, state.host, event.adapter, semantics)
+def _start_run(
+    catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics, cache: LineupCache | None
+) -> tuple[SchedulerState, RunObservation]:
+    lineup = _lineup(catalogue, state.host, event.adapter, semantics, cache)
     if not scheduler_on(state.host, semantics):
         # ACT-SCHED-1/2: everything awake; counters are neither read nor changed.
         return state, RunObservation(plugins=tuple(view for _, _, view in lineup))
@@ -178,7 +190,9 @@ def parse_rounds(value: Any, semantics: Semantics) -> int | None:
     return max(semantics.min_active_rounds, min(semantics.max_active_rounds, value))
 
 
-def _call(catalogue: Catalogue, state: SchedulerState, event: Call, semantics: Semantics):
+def _call(
+    catalogue: Catalogue, state: SchedulerState, event: Call, semantics: Semantics
+) -> tuple[SchedulerState, CallObservation]:
     rules = semantics.methods[event.method]
     host = state.host
     rounds = parse_rounds(event.rounds, semantics)
@@ -195,20 +209,24 @@ def _call(catalogue: Catalogue, state: SchedulerState, event: Call, semantics: S
     reply = CallObservation(outcome=outcome, module_name=event.module_name, ends_step=rules.ends_step)
     if outcome is OutcomeKind.ALREADY_ACTIVE:
         return state, replace(reply, rounds=stored)
+    if outcome not in (OutcomeKind.ACTIVATED, OutcomeKind.EXTENDED):
+        return state, reply
+    if manifest is None or rounds is None:
+        raise LookupError(f"the {event.method} outcome table grants {outcome.value} without a plugin or valid rounds")
     if outcome is OutcomeKind.ACTIVATED:
         block = _view(manifest, PluginState.ACTIVE, rounds, semantics)
         return _store(state, event.conversation, event.module_name, rounds), replace(reply, rounds=rounds, block=block)
-    if outcome is OutcomeKind.EXTENDED:
-        total = min(stored + rounds, semantics.max_active_rounds)
-        return _store(state, event.conversation, event.module_name, total), replace(reply, rounds=total)
-    return state, reply
+    total = min(stored + rounds, semantics.max_active_rounds)
+    return _store(state, event.conversation, event.module_name, total), replace(reply, rounds=total)
 
 
 def _store(state: SchedulerState, conversation: str, module_name: str, rounds: int) -> SchedulerState:
     return state.with_counters(conversation, {**state.counters_of(conversation), module_name: rounds})
 
 
-def _admin(catalogue: Catalogue, state: SchedulerState, event: Event):
+def _admin(
+    catalogue: Catalogue, state: SchedulerState, event: SetStrategy | SetScheduler | Enable | Disable
+) -> tuple[SchedulerState, AdminObservation]:
     host = state.host
     if isinstance(event, SetStrategy):
         try:
@@ -239,20 +257,25 @@ def _rejected(reason: str) -> AdminObservation:
 
 
 def step(
-    catalogue: Catalogue, state: SchedulerState, event: Event, semantics: Semantics | None = None
+    catalogue: Catalogue,
+    state: SchedulerState,
+    event: Event,
+    semantics: Semantics,
+    *,
+    cache: LineupCache | None = None,
 ) -> tuple[SchedulerState, Observation]:
-    """Apply one event: return the new state and what was observed.
+    """Apply one event under ``semantics``: return the new state and what was observed.
 
+    ``cache`` (owned by the caller) only saves work between calls; it never changes a result.
     Raises TypeError only for an object that is not an Event (misuse of the API).
     """
-    semantics = semantics or load_semantics()
     if isinstance(event, StartRun):
-        return _start_run(catalogue, state, event, semantics)
+        return _start_run(catalogue, state, event, semantics, cache)
     if isinstance(event, (Activate, Extend)):
         return _call(catalogue, state, event, semantics)
     if isinstance(event, Restart):
         # Only what was persisted survives: the state goes through its JSON form.
-        return SchedulerState.from_json(state.to_json()), AdminObservation(outcome=AdminOutcome.APPLIED)
+        return SchedulerState.from_json(state.to_json(), semantics), AdminObservation(outcome=AdminOutcome.APPLIED)
     if isinstance(event, (SetStrategy, SetScheduler, Enable, Disable)):
         return _admin(catalogue, state, event)
     raise TypeError(f"not a PAS event: {event!r}")

@@ -9,6 +9,7 @@ from typing import Any
 from conformance.docs_gen._md import code, header, link, one_line, requirement_links, table, value
 from conformance.suite.scenario import DEFAULT_CONVERSATION, Scenario, Step
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
+from reference_impl.semantics import load_semantics
 from reference_impl.events import OMITTED
 from reference_impl.model import Manifest, Profile
 
@@ -166,8 +167,9 @@ def _loaded(manifest: Manifest, scenario: Scenario) -> str:
 
 def _eligibility(manifest: Manifest, scenario: Scenario) -> str:
     strategy = scenario.host.strategy_for(manifest.module_name)
-    rule = deciding_requirement(manifest, strategy)
-    decision = "yes" if is_sleep_eligible(manifest, strategy) else "no"
+    semantics = load_semantics()
+    rule = deciding_requirement(manifest, strategy, semantics)
+    decision = "yes" if is_sleep_eligible(manifest, strategy, semantics) else "no"
     return f"{decision} ({link(rule, f'{SPEC}#{rule}')})"
 
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 from conformance.fuzz.case import MAIN, Case, action_of
 from conformance.fuzz.compare import Disagreement, Verdict
 from reference_impl.eligibility import deciding_requirement
+from reference_impl.semantics import load_semantics
 from reference_impl.events import OMITTED, Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun
 from reference_impl.model import HostConfig
 
@@ -107,7 +108,7 @@ def _run_field(field: str, module: str | None, expected: Mapping[str, Any], case
         if state == "active":
             return [*found, "ACT-COUNT-2", "ACT-COUNT-3"]
         if manifest is not None:
-            found.append(deciding_requirement(manifest, host.strategy_for(manifest.module_name)))
+            found.append(deciding_requirement(manifest, host.strategy_for(manifest.module_name), load_semantics()))
         return found
     return [STATE_COVERS[state]] if state in STATE_COVERS else list(STEP_COVERS["run"])
 

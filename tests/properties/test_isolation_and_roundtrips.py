@@ -14,6 +14,9 @@ from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.engine import Engine
 from reference_impl.model import HostConfig, Manifest, Strategy
 from reference_impl.scheduler import SchedulerState, step
+from reference_impl.semantics import load_semantics
+
+SEMANTICS = load_semantics()
 
 ISOLATED = "a"
 
@@ -46,7 +49,7 @@ def test_eligibility_matches_the_model_for_any_brief_text(installed, brief, stra
     """Covers: ACT-ELIG-1..4, ACT-ELIG-6: whitespace of any kind around or instead of a brief."""
     manifest = Manifest.from_json({**installed[0].to_json(), "sleep_brief": brief})
     model = ActivationModel([manifest], HostConfig(strategies={manifest.module_name: strategy}))
-    assert is_sleep_eligible(manifest, strategy) == model.sleepable(manifest)
+    assert is_sleep_eligible(manifest, strategy, SEMANTICS) == model.sleepable(manifest)
 
 
 @given(installed=manifests())
@@ -65,12 +68,12 @@ def test_a_saved_state_restored_anywhere_gives_the_same_future(world, events):
     def replay(state, tail):
         seen = []
         for event in tail:
-            state, observation = step(catalogue, state, event)
+            state, observation = step(catalogue, state, event, SEMANTICS)
             seen.append(observation.to_json())
         return state, seen
 
     half = len(events) // 2
     middle, _ = replay(SchedulerState(host=host), events[:half])
-    restored = SchedulerState.from_json(json.loads(json.dumps(middle.to_json())))
+    restored = SchedulerState.from_json(json.loads(json.dumps(middle.to_json())), SEMANTICS)
     assert restored == middle
     assert replay(restored, events[half:]) == replay(middle, events[half:])

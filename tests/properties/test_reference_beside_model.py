@@ -20,6 +20,9 @@ from reference_impl.engine import Engine
 from reference_impl.events import Activate, Disable, Enable, Extend, Restart, SetScheduler, SetStrategy, StartRun
 from reference_impl.model import PluginState
 from reference_impl.scheduler import SchedulerState
+from reference_impl.semantics import load_semantics
+
+SEMANTICS = load_semantics()
 
 _CONTEXT = re.compile(r'^<plugin_runtime_context name="[^"]*" module_name="(\w+)">', re.MULTILINE)
 
@@ -112,7 +115,7 @@ class ReferenceBesideModel(RuleBasedStateMachine):
     @invariant()
     def save_then_restore_is_the_identity(self):
         state = self.engine.state
-        assert SchedulerState.from_json(state.to_json()) == state
+        assert SchedulerState.from_json(state.to_json(), SEMANTICS) == state
 
 
 # At least 150 sequences of up to 40 events; a profile asking for more (thorough) gets more.

@@ -13,8 +13,10 @@ from reference_impl.catalogue import Catalogue
 from reference_impl.events import Event, Observation
 from reference_impl.model import HostConfig, Manifest, Method, MethodKind
 from reference_impl.scheduler import SchedulerState, step
+from reference_impl.semantics import load_semantics
 
 CONV = "main"
+SEMANTICS = load_semantics()  # the bundled spec/semantics.yaml, loaded once by the tests (an edge)
 
 
 def plugin(module_name: str, **fields: Any) -> Manifest:
@@ -51,7 +53,7 @@ class World:
 
     def apply(self, event: Event) -> Observation:
         """Apply ``event`` and keep the new state."""
-        self.state, observation = step(self.catalogue, self.state, event)
+        self.state, observation = step(self.catalogue, self.state, event, SEMANTICS)
         return observation
 
     def counters(self, conversation: str = CONV) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from refimpl_builders import plugin
+from refimpl_builders import SEMANTICS, plugin
 
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
 from reference_impl.model import Manifest, Strategy
@@ -39,8 +39,8 @@ def test_eligibility_follows_the_four_precedence_rules(allow_sleep, brief, strat
     """Covers: ACT-ELIG-1, ACT-ELIG-2, ACT-ELIG-3, ACT-ELIG-4, ACT-ELIG-6."""
     manifest = plugin("subject", allow_sleep=allow_sleep, sleep_brief=brief)
     eligible, requirement = expected_eligibility(allow_sleep, brief, strategy)
-    assert is_sleep_eligible(manifest, strategy) is eligible
-    assert deciding_requirement(manifest, strategy) == requirement
+    assert is_sleep_eligible(manifest, strategy, SEMANTICS) is eligible
+    assert deciding_requirement(manifest, strategy, SEMANTICS) == requirement
 
 
 def test_every_combination_is_covered_exactly_once():
@@ -52,7 +52,7 @@ def test_every_combination_is_covered_exactly_once():
 @pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: s.value)
 def test_a_protected_plugin_never_sleeps_whatever_the_strategy_ACT_ELIG_1(strategy):
     """Covers: ACT-ELIG-1 (even with a brief and the admin asking for sleep)."""
-    assert not is_sleep_eligible(plugin("p", allow_sleep=False, sleep_brief="A brief."), strategy)
+    assert not is_sleep_eligible(plugin("p", allow_sleep=False, sleep_brief="A brief."), strategy, SEMANTICS)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: s.value)
@@ -62,10 +62,10 @@ def test_an_absent_allow_sleep_is_read_exactly_as_null_ACT_ELIG_7(strategy):
     absent = Manifest.from_json(base)
     null = Manifest.from_json({**base, "allow_sleep": None})
     assert absent == null
-    assert is_sleep_eligible(absent, strategy) == is_sleep_eligible(null, strategy)
+    assert is_sleep_eligible(absent, strategy, SEMANTICS) == is_sleep_eligible(null, strategy, SEMANTICS)
 
 
 def test_a_brief_is_trimmed_before_it_is_judged_blank_ACT_ELIG_6():
     """Covers: ACT-ELIG-6: unicode whitespace counts as blank, text with spaces around does not."""
-    assert not is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="\u3000\u00a0 \r\n"), Strategy.AUTO)
-    assert is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="  x  "), Strategy.AUTO)
+    assert not is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="\u3000\u00a0 \r\n"), Strategy.AUTO, SEMANTICS)
+    assert is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="  x  "), Strategy.AUTO, SEMANTICS)

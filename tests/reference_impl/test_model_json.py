@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from refimpl_builders import protected, sleeper
+from refimpl_builders import SEMANTICS, protected, sleeper
 
 from reference_impl.errors import MalformedDocument, PasError
 from reference_impl.events import (
@@ -197,8 +197,8 @@ def test_a_scheduler_state_survives_json_text():
     host = HostConfig(enabled=("w", "d"), disabled=frozenset({"d"}), strategies={"w": Strategy.ALLOW_SLEEP},
                       scheduler_enabled=False)
     state = SchedulerState(host=host, counters={"a": {"w": 3, "d": 20}, "b": {"w": 1}})
-    assert SchedulerState.from_json(json.loads(json.dumps(state.to_json()))) == state
-    assert SchedulerState.from_json({}) == SchedulerState()
+    assert SchedulerState.from_json(json.loads(json.dumps(state.to_json())), SEMANTICS) == state
+    assert SchedulerState.from_json({}, SEMANTICS) == SchedulerState()
 
 
 @pytest.mark.parametrize("doc", [
@@ -214,26 +214,26 @@ def test_a_scheduler_state_survives_json_text():
 def test_a_scheduler_state_rejects_garbage(doc):
     """Covers: ACT-COUNT-7 (only a real persisted state is restored)."""
     with pytest.raises(MalformedDocument):
-        SchedulerState.from_json(doc)
+        SchedulerState.from_json(doc, SEMANTICS)
 
 
 @pytest.mark.parametrize("doc", [[], "state", None], ids=["list", "string", "null"])
 def test_a_scheduler_state_that_is_not_a_mapping_is_malformed(doc):
     """Regression: these used to raise AttributeError from doc.get."""
     with pytest.raises(MalformedDocument):
-        SchedulerState.from_json(doc)
+        SchedulerState.from_json(doc, SEMANTICS)
 
 
 @pytest.mark.parametrize("count", [-3, 21, 99])
 def test_a_scheduler_state_rejects_counters_out_of_range_ACT_COUNT_8(count):
     """Covers: ACT-COUNT-8. Regression: a restored 99 used to be shown as rounds_left 99."""
     with pytest.raises(MalformedDocument):
-        SchedulerState.from_json({"counters": {"a": {"w": count}}})
+        SchedulerState.from_json({"counters": {"a": {"w": count}}}, SEMANTICS)
 
 
 def test_a_restored_zero_counter_is_the_same_as_none():
     """Covers: ACT-COUNT-2 (a counter reaching 0 is removed)."""
-    restored = SchedulerState.from_json({"counters": {"a": {"w": 0}, "b": {"w": 0, "d": 2}}})
+    restored = SchedulerState.from_json({"counters": {"a": {"w": 0}, "b": {"w": 0, "d": 2}}}, SEMANTICS)
     assert restored == SchedulerState(counters={"b": {"d": 2}})
 
 

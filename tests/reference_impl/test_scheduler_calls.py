@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from refimpl_builders import CONV, World, plugin, protected, sleeper
+from refimpl_builders import CONV, SEMANTICS, World, plugin, protected, sleeper
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import OMITTED, Activate, CallObservation, Disable, Extend, PluginView, StartRun
@@ -159,7 +159,7 @@ def test_a_non_integer_rounds_is_invalid_whatever_plugin_is_named(call_type, end
 def test_step_raises_type_error_for_anything_that_is_not_an_event(not_an_event):
     """step's documented misuse error."""
     with pytest.raises(TypeError, match="not a PAS event"):
-        step(Catalogue(), SchedulerState(), not_an_event)
+        step(Catalogue(), SchedulerState(), not_an_event, SEMANTICS)
 
 
 def test_step_never_mutates_the_state_it_was_given():
@@ -169,5 +169,5 @@ def test_step_never_mutates_the_state_it_was_given():
     old = world.state
     snapshot = old.to_json()
     for event in (RUN, Extend(conversation=CONV, module_name="weather"), Disable(module_name="weather"), RUN):
-        step(world.catalogue, old, event)
+        step(world.catalogue, old, event, SEMANTICS)
     assert old.to_json() == snapshot

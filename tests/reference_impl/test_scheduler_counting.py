@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from refimpl_builders import CONV, World, plugin, protected, sleeper, views_by_module
+from refimpl_builders import CONV, SEMANTICS, World, plugin, protected, sleeper, views_by_module
 
 from reference_impl.events import (
     Activate,
@@ -155,7 +155,7 @@ def test_counters_and_admin_changes_survive_a_restart_ACT_COUNT_7():
     before = world.state
     assert world.apply(Restart()).outcome is AdminOutcome.APPLIED
     assert world.state == before
-    assert SchedulerState.from_json(before.to_json()) == before
+    assert SchedulerState.from_json(before.to_json(), SEMANTICS) == before
     views = views_by_module(world.apply(StartRun(conversation="a")))
     assert (views["weather"].rounds_left, views["dice"].state, "draw" in views) == (6, PluginState.SLEEPING, False)
 
@@ -177,7 +177,7 @@ def test_one_catalogue_serves_many_host_configs_and_adapters_without_mixing_them
         strategy = Strategy.FORBID_SLEEP if index % 2 == 0 else Strategy.AUTO
         host = HostConfig(enabled=("weather", "qq_only"), strategies={"weather": strategy})
         for adapter in (None, "onebot", "discord"):
-            _, observation = step(world.catalogue, SchedulerState(host=host), StartRun(conversation=CONV, adapter=adapter))
+            _, observation = step(world.catalogue, SchedulerState(host=host), StartRun(conversation=CONV, adapter=adapter), SEMANTICS)
             views = views_by_module(observation)
             assert views["weather"].state is (PluginState.ALWAYS_AWAKE if index % 2 == 0 else PluginState.SLEEPING)
             assert ("qq_only" in views) is (adapter != "discord")

@@ -21,6 +21,7 @@ from conformance.tools.simulate.simulation import (
 from conformance.tools.simulate.script import parse_script
 from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.model import Strategy
+from reference_impl.semantics import load_semantics
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = sorted(EXAMPLE_PLUGINS.glob("*.yaml"))
@@ -84,9 +85,9 @@ def test_the_examples_have_nekroagents_eligibility_mix():
 def test_the_host_strategies_change_eligibility_as_the_comments_say():
     plugins = _by_name()
     host, _, _ = load_host(EXAMPLE_HOST)
-    assert is_sleep_eligible(plugins["dice"], host.strategy_for("dice")) is True
-    assert is_sleep_eligible(plugins["github"], host.strategy_for("github")) is False
-    assert is_sleep_eligible(plugins["timer"], host.strategy_for("timer")) is False
+    assert is_sleep_eligible(plugins["dice"], host.strategy_for("dice"), load_semantics()) is True
+    assert is_sleep_eligible(plugins["github"], host.strategy_for("github"), load_semantics()) is False
+    assert is_sleep_eligible(plugins["timer"], host.strategy_for("timer"), load_semantics()) is False
 
 
 def test_every_example_method_has_a_description():
