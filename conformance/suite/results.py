@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.exit_codes import ExitCode
 from conformance.suite.expectations import Mismatch
 from reference_impl.problems import SourceLocation
 from reference_impl.model import ImplementationInfo
@@ -26,6 +27,33 @@ class Outcome(enum.StrEnum):
     SKIPPED = "skipped"  # the scenario needs a profile the implementation does not claim
     XFAILED = "xfailed"  # failed or errored, as listed in the expected-failures file
     STALE = "stale"  # listed as an expected failure, but passed
+
+
+#: The most kept of one value an implementation returned (a text, a list): a misbehaving
+#: implementation must not be able to grow the report, or the runner's memory, without bound.
+MAX_KEPT_CHARS = 64 * 1024
+MAX_KEPT_ITEMS = 1000
+
+
+def bounded(value: Any, *, limit: int = MAX_KEPT_CHARS, items: int = MAX_KEPT_ITEMS) -> Any:
+    """``value`` with every string cut to ``limit`` characters and every list or mapping to ``items``
+    entries; each cut says how large the original was. Other values are returned as they are.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return value
+        return f"{value[:limit]}... [cut: {len(value)} characters in all, the first {limit} kept]"
+    if isinstance(value, Mapping):
+        kept = {str(k)[:limit]: bounded(v, limit=limit, items=items) for k, v in list(value.items())[:items]}
+        if len(value) > items:
+            kept["..."] = f"[cut: {len(value)} entries in all, the first {items} kept]"
+        return kept
+    if isinstance(value, (list, tuple)):
+        kept_items = [bounded(v, limit=limit, items=items) for v in value[:items]]
+        if len(value) > items:
+            kept_items.append(f"[cut: {len(value)} items in all, the first {items} kept]")
+        return kept_items
+    return value
 
 
 #: Outcomes that make ``pas run`` exit with 1.
@@ -201,12 +229,47 @@ class Summary:
                 "levels": {level: dict(c) for level, c in self.levels.items()}}
 
 
+class StopKind(enum.StrEnum):
+    """Why a run ended before every selected scenario ran."""
+
+    SIGNAL = "signal"  # SIGINT, SIGTERM or SIGHUP
+    TIME = "time"  # --max-time reached
+    FAIL_FAST = "fail-fast"  # -x: the first failure or error
+    START_FAILURES = "start-failures"  # the implementation failed to start or say hello N times in a row
+    NOTHING_TO_TEST = "nothing-to-test"  # no selected profile is claimed by the implementation
+
+
+_STOP_EXIT = {StopKind.TIME: ExitCode.FAILED, StopKind.FAIL_FAST: ExitCode.FAILED,
+              StopKind.START_FAILURES: ExitCode.USAGE, StopKind.NOTHING_TO_TEST: ExitCode.USAGE}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stop:
+    """Why a run stopped early, in one sentence; ``signal`` is the signal number for SIGNAL."""
+
+    kind: StopKind
+    message: str
+    signal: int | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """128 + the signal for SIGNAL, USAGE when nothing could be tested, FAILED for a time limit or -x."""
+        if self.kind is StopKind.SIGNAL:
+            return ExitCode.for_signal(self.signal or 2)
+        return _STOP_EXIT[self.kind]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form inside the summary (``"stopped"``)."""
+        return {"kind": self.kind.value, "message": self.message, "signal": self.signal}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunResult:
     """A whole run: who was tested, every scenario result in order, and the summary.
 
     ``info`` is None when the implementation never said hello; ``interrupted`` when the run
-    was stopped (Ctrl-C) before every scenario ran.
+    was stopped by a signal before every scenario ran; ``stop`` says why any early stop
+    happened (the scenarios that did not run are skipped results whose reason says so).
     """
 
     info: ImplementationInfo | None
@@ -215,16 +278,20 @@ class RunResult:
     profiles: tuple[str, ...] = ()
     interrupted: bool = False
     duration: float = 0.0
+    stop: Stop | None = None
 
     @property
     def ok(self) -> bool:
-        """True when nothing failed, errored or went stale (xfailed and skipped are fine)."""
-        return not self.interrupted and not any(r.outcome in BAD_OUTCOMES for r in self.results)
+        """True when every scenario ran and nothing failed, errored or went stale (xfailed and skipped are fine)."""
+        return not self.interrupted and self.stop is None and not any(r.outcome in BAD_OUTCOMES for r in self.results)
 
     @property
     def exit_code(self) -> int:
-        """0 when ``ok``, else 1."""
-        return 0 if self.ok else 1
+        """The :class:`~conformance.exit_codes.ExitCode`: OK, FAILED, USAGE (nothing testable) or 128 + signal."""
+        failed = ExitCode.FAILED if any(r.outcome in BAD_OUTCOMES for r in self.results) else ExitCode.OK
+        if self.stop is not None:
+            return ExitCode.worst(self.stop.exit_code, failed)
+        return ExitCode.SIGINT if self.interrupted else failed
 
     def to_json(self) -> dict[str, Any]:
         """The final line of the JSON-lines report (``"type": "summary"``)."""
@@ -235,6 +302,7 @@ class RunResult:
             "total": len(self.results),
             **self.summary.to_json(),
             "interrupted": self.interrupted,
+            "stopped": self.stop.to_json() if self.stop else None,
             "duration": round(self.duration, 6),
-            "exit_code": self.exit_code,
+            "exit_code": int(self.exit_code),
         }

@@ -3,20 +3,36 @@
 The runner talks only to an :class:`~conformance.adapters.implementation.Adapter`. Whatever the
 implementation does — a wrong answer, an exception, garbage, a protocol violation — becomes
 a result (``failed`` or ``errored``) and the run goes on with the next scenario after
-``adapter.reset()``. Ctrl-C stops the run early but still returns the results so far.
+``adapter.reset()``. A run stops early, still returning every result so far and the rest as
+skipped "not run" results, on a signal (:class:`Interrupted`, a KeyboardInterrupt), at the
+time limit, at the first bad result with ``fail_fast``, after ``max_start_failures``
+consecutive failures to start or greet the implementation, and when it claims no profile
+under test. What is kept of an observation is bounded (:func:`~conformance.suite.results.bounded`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.suite.expectations import check_step
 from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.keywords import keyword_matcher
-from conformance.suite.results import ErrorDetail, Outcome, Requirement, RunResult, ScenarioResult, StepFailure, Summary
+from conformance.suite.results import (
+    BAD_OUTCOMES,
+    ErrorDetail,
+    Outcome,
+    Requirement,
+    RunResult,
+    ScenarioResult,
+    StepFailure,
+    Stop,
+    StopKind,
+    Summary,
+    bounded,
+)
 from conformance.suite.scenario import Scenario, Step
 from reference_impl.model import ImplementationInfo
 
@@ -41,9 +57,10 @@ def _base(scenario: Scenario, outcome: Outcome, **fields: Any) -> ScenarioResult
 
 
 def _failure(scenario: Scenario, step: Step, observed: Any, mismatches: Sequence[Any]) -> StepFailure:
+    kept = tuple(replace(m, expected=bounded(m.expected), actual=bounded(m.actual)) for m in mismatches[:100])
     return StepFailure(index=step.index, action=step.action, note=step.note, event=step.event_json(),
-                       mismatches=tuple(mismatches), breaks=step.covers or scenario.covers,
-                       observed=observed, source=step.source)
+                       mismatches=kept, breaks=step.covers or scenario.covers,
+                       observed=bounded(observed), source=step.source)
 
 
 def _check(step: Step, observed: Any, text: bool) -> list[Any]:
@@ -93,7 +110,8 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
             reason, detail = error.reason, error.detail
         else:
             reason, detail = f"the adapter raised {type(error).__name__}", str(error)
-        where = ErrorDetail(reason=reason, detail=detail, step=step.index if step else None,
+        where = ErrorDetail(reason=bounded(reason, limit=1024), detail=bounded(detail, limit=8192),
+                            step=step.index if step else None,
                             event=step.event_json() if step else None)
         return _base(scenario, Outcome.ERRORED, error=where, duration=time.perf_counter() - started)
     return _base(scenario, Outcome.PASSED, duration=time.perf_counter() - started)
@@ -128,38 +146,123 @@ def greet(adapter: Adapter) -> tuple[ImplementationInfo | None, ErrorDetail | No
         return None, ErrorDetail(reason=f"hello failed: {reason}", detail=detail)
 
 
+class Interrupted(KeyboardInterrupt):
+    """A signal asked the run to stop (raised by the handler ``pas run`` installs); ``signum`` says which."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signum)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunLimits:
+    """When a run stops early: wall-clock seconds (None: never), -x, consecutive start failures."""
+
+    max_time: float | None = None
+    fail_fast: bool = False
+    max_start_failures: int = 3
+
+
+def _signal_stop(error: KeyboardInterrupt) -> Stop:
+    import signal
+
+    signum = error.signum if isinstance(error, Interrupted) else signal.SIGINT
+    return Stop(kind=StopKind.SIGNAL, signal=signum, message=f"interrupted by {signal.Signals(signum).name}")
+
+
+def _nothing_to_test(info: ImplementationInfo, requested: Collection[str] | None) -> Stop:
+    claimed = ", ".join(info.profiles) or "none"
+    if requested is not None and set(info.profiles) & set(ALL_PROFILES):
+        why = f"it claims {claimed} but --profile asks for {', '.join(requested)}"
+    else:
+        why = f"it claims no profile PAS knows (claimed: {claimed}; known: {', '.join(ALL_PROFILES)})"
+    return Stop(kind=StopKind.NOTHING_TO_TEST, message=f"nothing to test: {info.name} {info.version}: {why}")
+
+
+class _Run:
+    """The state of one run while it goes: results so far, consecutive start failures, the stop."""
+
+    def __init__(self, adapter: Adapter, limits: RunLimits, expected: Mapping[str, str],
+                 profiles: Collection[str] | None, on_result: Callable[[ScenarioResult], None] | None) -> None:
+        self.adapter, self.limits, self.expected = adapter, limits, expected
+        self.requested, self.on_result = profiles, on_result
+        self.started = time.monotonic()
+        self.info: ImplementationInfo | None = None
+        self.in_play: tuple[str, ...] = ()
+        self.results: list[ScenarioResult] = []
+        self.start_failures = 0
+        self.stop: Stop | None = None
+
+    def record(self, result: ScenarioResult) -> None:
+        self.results.append(result)
+        if self.on_result is not None:
+            self.on_result(result)
+
+    def check_clock(self) -> None:
+        limit = self.limits.max_time
+        if self.stop is None and limit is not None and time.monotonic() - self.started >= limit:
+            self.stop = Stop(kind=StopKind.TIME, message=f"the time limit of {limit:g} s (--max-time) was reached")
+
+    def one(self, scenario: Scenario) -> None:
+        """Greet (again, after a failure), then run ``scenario``; may set ``stop``."""
+        info, hello_error = greet(self.adapter)
+        if hello_error is not None:
+            self.start_failures += 1
+            self.record(apply_expected(errored(scenario, hello_error), self.expected))
+            if self.start_failures >= self.limits.max_start_failures:
+                self.stop = Stop(kind=StopKind.START_FAILURES,
+                                 message=f"the implementation failed to start {self.start_failures} times in a row "
+                                         f"({hello_error.reason}: {hello_error.detail}); nothing more can be tested")
+            return
+        self.start_failures = 0
+        if self.info is None:
+            self.info, self.in_play = info, effective_profiles(info, self.requested)
+            if not self.in_play:
+                self.stop = _nothing_to_test(info, self.requested)
+                return
+        result = apply_expected(run_scenario(self.adapter, scenario, profiles=self.in_play), self.expected)
+        self.record(result)
+        if self.limits.fail_fast and result.outcome in BAD_OUTCOMES:
+            self.stop = Stop(kind=StopKind.FAIL_FAST, message=f"stopped at the first failure ({result.id}) (-x)")
+
+    def not_run(self, scenarios: Sequence[Scenario]) -> None:
+        """Record the scenarios that never ran as skipped, saying why."""
+        reason = f"not run: {self.stop.message}" if self.stop else "not run"
+        for scenario in scenarios:
+            try:
+                self.record(_base(scenario, Outcome.SKIPPED, reason=reason))
+            except KeyboardInterrupt:  # a second signal while finishing: the report is what matters now
+                pass
+
+
 def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapping[str, str] | None = None,
               profiles: Collection[str] | None = None, requirements: Mapping[str, Requirement] | None = None,
-              on_result: Callable[[ScenarioResult], None] | None = None) -> RunResult:
+              on_result: Callable[[ScenarioResult], None] | None = None, limits: RunLimits = RunLimits()) -> RunResult:
     """Say hello, run every scenario, apply the expected failures and summarise.
 
-    ``profiles`` narrows what is tested (default: everything claimed). When hello fails,
-    every scenario is errored with its reason. Never raises for the implementation's faults;
-    Ctrl-C ends the run early with ``interrupted`` set. The caller closes the adapter.
+    ``profiles`` narrows what is tested (default: everything claimed); ``on_result`` sees each
+    result as it is made (streaming reports). Never raises for the implementation's faults:
+    a signal (KeyboardInterrupt), the limits and an implementation with nothing to test end
+    the run early with ``stop`` set. The caller closes the adapter.
     """
-    started = time.perf_counter()
-    expected = expected or {}
-    results: list[ScenarioResult] = []
-    interrupted = False
-    info, hello_error = greet(adapter)
-    in_play = effective_profiles(info, profiles)
+    scenarios = list(scenarios)
+    run = _Run(adapter, limits, expected or {}, profiles, on_result)
     try:
         for scenario in scenarios:
-            if hello_error is not None:
-                result = errored(scenario, hello_error)
-            else:
-                result = run_scenario(adapter, scenario, profiles=in_play)
-            result = apply_expected(result, expected)
-            results.append(result)
-            if on_result is not None:
-                on_result(result)
-    except KeyboardInterrupt:
-        interrupted = True
+            run.check_clock()
+            if run.stop is not None:
+                break
+            run.one(scenario)
+    except KeyboardInterrupt as error:
+        run.stop = _signal_stop(error)
+    if run.stop is not None:  # one result per scenario, in order: the rest did not run
+        run.not_run(scenarios[len(run.results):])
     if requirements is None:
         from conformance.suite.coverage import load_requirements
 
         requirements = load_requirements()[0]
-    summary_profiles = in_play or tuple(profiles or ("activation",))
-    return RunResult(info=info, results=tuple(results), profiles=summary_profiles, interrupted=interrupted,
-                     summary=Summary.of(results, requirements, summary_profiles),
-                     duration=time.perf_counter() - started)
+    summary_profiles = run.in_play or tuple(profiles or ("activation",))
+    return RunResult(info=run.info, results=tuple(run.results), profiles=summary_profiles,
+                     interrupted=run.stop is not None and run.stop.kind is StopKind.SIGNAL, stop=run.stop,
+                     summary=Summary.of(run.results, requirements, summary_profiles),
+                     duration=time.monotonic() - run.started)

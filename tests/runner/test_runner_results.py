@@ -194,8 +194,9 @@ def test_ctrl_c_ends_the_run_early_with_the_results_so_far():
         raise KeyboardInterrupt
 
     run = run_suite(reference_adapter(), [own("extend-cap"), own("unknown-not-found")], on_result=interrupt)
-    assert run.interrupted and len(run.results) == 1
-    assert run.exit_code == 1
+    assert run.interrupted and [r.outcome.value for r in run.results] == ["passed", "skipped"]
+    assert run.results[1].reason == "not run: interrupted by SIGINT"
+    assert run.exit_code == 130 and run.to_json()["stopped"]["signal"] == 2
 
 
 def test_the_summary_charges_a_failure_to_the_broken_requirements_only():
