@@ -92,6 +92,16 @@ def _short(value: Any) -> str:
     return shortener.repr(value)
 
 
+def _hint(error: Any) -> str:
+    """What to change when only surrounding whitespace (often a YAML line break) breaks the pattern."""
+    from conformance.documents.ecma import search
+
+    text = error.instance
+    if text != text.strip() and search(error.validator_value, text.strip()):
+        return "; remove the surrounding whitespace or line break"
+    return ""
+
+
 def _message(error: Any) -> str:
     if error.validator == "additionalProperties":
         extra = _unknown_keys(error)
@@ -102,7 +112,7 @@ def _message(error: Any) -> str:
         allowed = ", ".join(map(repr, error.validator_value))
         return f"{_short(error.instance)} is not allowed here; use one of {allowed}"
     if error.validator == "pattern":
-        return f"{_short(error.instance)} does not match the required pattern {error.validator_value}"
+        return f"{_short(error.instance)} does not match the required pattern {error.validator_value}{_hint(error)}"
     if error.validator in ("maxLength", "minLength", "type", "const", "format", "uniqueItems"):
         return error.message.replace(repr(error.instance), _short(error.instance), 1)
     return error.message
