@@ -111,10 +111,13 @@ class Method:
     kind: MethodKind
     description: str
     parameters: Mapping[str, JSON] = field(default_factory=dict)
+    label: str | None = None  # for people only (admin UIs); never shown to the model
 
     def to_json(self) -> dict[str, JSON]:
         """Return the manifest form of this method."""
         doc: dict[str, JSON] = {"name": self.name, "kind": self.kind.value, "description": self.description}
+        if self.label is not None:
+            doc["label"] = self.label
         if self.parameters:
             doc["parameters"] = dict(self.parameters)
         return doc
@@ -129,6 +132,7 @@ class Method:
             kind=_enum(MethodKind, _field(doc, "kind", str), "kind"),
             description=_field(doc, "description", str, ""),
             parameters=_field(doc, "parameters", dict, {}),
+            label=_field(doc, "label", str, None),
         )
 
 

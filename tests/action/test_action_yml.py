@@ -94,7 +94,7 @@ def _run_step(name: str, env: dict[str, str], **inputs: str) -> subprocess.Compl
 
 def test_the_validate_step_prints_github_annotations_and_fails_on_errors(shell_env, tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("kind: plugin-manifest\nname: Bad\nmodule_name: bad\nversion: '1.0'\ndescription: x\n")
+    bad.write_text("kind: plugin-manifest\nname: Bad\nmodule_name: bad\nversion: ''\ndescription: x\n")
     done = _run_step("pas validate", shell_env, PAS_VALIDATE_PATHS=f"conformance/examples/plugins\n{bad}",
                      PAS_STRICT="false")
     assert done.returncode == 1

@@ -44,9 +44,16 @@ def test_methods_are_named_after_the_function_and_keep_nekros_display_name_as_an
     assert {m["kind"] for m in methods} == {"tool"}
 
 
-def test_a_missing_description_falls_back_to_the_first_docstring_line():
+def test_the_description_is_the_whole_docstring_stripped_with_its_inner_indentation_as_nekroagent_shows_it():
     methods = _doc("basic.py")["methods"]
-    assert methods[1]["description"] == "发送图片或文件到会话。"
+    assert methods[1]["description"] == ("发送图片或文件到会话。\n\n    Args:\n        chat_key: the chat.\n"
+                                         "        file_path: a path in the sandbox.")
+    assert "label" not in methods[1]
+
+
+def test_the_mounts_description_argument_is_only_a_label_the_model_never_sees():
+    (method, _) = _doc("basic.py")["methods"]
+    assert method["description"] == "Send a text message." and method["label"] == "发送一条文本消息到会话。"
 
 
 def test_a_prompt_inject_decorator_sets_injects_prompt():
@@ -78,7 +85,8 @@ def test_positional_arguments_are_read_in_nekroplugins_parameter_order():
     doc = _doc("dice.py")
     assert (doc["name"], doc["module_name"], doc["description"], doc["version"]) == (
         "掷骰子", "dice", "Dice rolls for games and checks.", "0.1.0")
-    assert doc["methods"][0]["description"] == "Roll a 20-sided die against a difficulty."
+    assert doc["methods"][0]["description"] == "Roll the dice."
+    assert doc["methods"][0]["label"] == "Roll a 20-sided die against a difficulty."  # third positional: description=
     assert "allow_sleep" not in doc  # a brief without opting in: left as null
 
 
@@ -158,13 +166,13 @@ def test_the_code_is_only_parsed_never_run(tmp_path):
 
 
 def test_an_invalid_manifest_is_not_planned_and_the_problem_points_at_the_python_source():
-    text = "plugin = NekroPlugin(name='P', module_name='p', description='d', version='1.0', author='a', url='u')\n"
+    text = "plugin = NekroPlugin(name='P', module_name='p', description='d', version=' ', author='a', url='u')\n"
     plugin, _ = _one(text)
     outputs, problems = plan_outputs([plugin])
     assert outputs == []
     (problem,) = problems
     assert problem.code == "invalid-manifest" and problem.pointer == "/version"
-    assert (problem.source.line, problem.source.column) == (1, text.index("'1.0'") + 1)
+    assert (problem.source.line, problem.source.column) == (1, text.index("' '") + 1)
 
 
 def test_two_plugins_with_one_module_name_write_only_the_first():

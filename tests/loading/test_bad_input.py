@@ -72,7 +72,7 @@ def _located(problem: Problem, path: Path, line: int, column: int, pointer: str)
     pytest.param(("allow_sleep: true", "allow_sleep: yes"), "yes", "/allow_sleep", "'yes' is not of type",
                  id="yaml11-bool-is-a-string"),
     pytest.param(("version: 1.0.0", "version: 1.0"), "1.0", "/version", "is not of type 'string'", id="version-number"),
-    pytest.param(("version: 1.0.0", "version: v1"), "v1", "/version", "does not match", id="version-not-semver"),
+    pytest.param(("version: 1.0.0", "version: ''"), "''", "/version", "should be non-empty", id="version-blank"),
     pytest.param(("module_name: weather", "module_name: 2weather"), "2weather", "/module_name", "does not match",
                  id="module-name-pattern"),
     pytest.param(("kind: tool, description: Later", "kind: tol, description: Later"), "tol", "/methods/1/kind",
@@ -97,7 +97,7 @@ def test_a_bad_manifest_field_is_one_problem_at_its_line_and_column(tmp_path, ed
 
 
 def test_every_bad_field_is_reported_not_only_the_first(tmp_path):
-    text = MANIFEST.replace("allow_sleep: true", "allow_sleep: maybe\nextra: 1").replace("version: 1.0.0", "version: x")
+    text = MANIFEST.replace("allow_sleep: true", "allow_sleep: maybe\nextra: 1").replace("version: 1.0.0", "version: ''")
     problems = _load(_write(tmp_path, text), "plugin-manifest", Manifest.from_json)[1]
     assert [p.pointer for p in problems] == ["/version", "/allow_sleep", "/extra"]
 

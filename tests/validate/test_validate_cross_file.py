@@ -65,7 +65,7 @@ def test_known_modules_count_as_present_and_enable_the_check_for_one_manifest(tm
 def test_strategy_for_a_module_outside_the_set_is_reported_only_when_manifests_are_in_the_set(tmp_path):
     host = write(tmp_path, "host.yaml", HOST + "  wether: allow_sleep\n")
     assert found([host]) == []
-    write(tmp_path, "m.yaml", manifest("weather", f"sleep_brief: {BRIEF}\n"))
+    write(tmp_path, "m.yaml", manifest("weather", f"sleep_brief: {BRIEF}\nallow_sleep: true\n"))
     assert found([str(tmp_path)]) == [("unknown-strategy-module", "host.yaml", 4)]
 
 
@@ -82,7 +82,7 @@ def test_allow_sleep_strategy_on_a_plugin_without_a_brief_is_reported(tmp_path):
     write(tmp_path, "m.yaml", manifest("weather"))
     write(tmp_path, "host.yaml", HOST + "  weather: allow_sleep\n")
     assert found([str(tmp_path)]) == [("strategy-without-brief", "host.yaml", 4)]
-    write(tmp_path, "m.yaml", manifest("weather", f"sleep_brief: {BRIEF}\n"))
+    write(tmp_path, "m.yaml", manifest("weather", f"sleep_brief: {BRIEF}\nallow_sleep: true\n"))
     assert found([str(tmp_path)]) == []
 
 

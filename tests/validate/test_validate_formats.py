@@ -17,7 +17,7 @@ from validate_helpers import BRIEF, manifest, write
 @pytest.fixture
 def outcome(tmp_path):
     """One error, one warning and one info in two files, and a clean third file."""
-    write(tmp_path, "a.yaml", manifest("alpha", "colour: blue\nsleep_brief: Short.\n"))
+    write(tmp_path, "a.yaml", manifest("alpha", "colour: blue\nsleep_brief: Short.\nallow_sleep: true\n"))
     write(tmp_path, "b.yaml", manifest("beta", f"allow_sleep: false\nsleep_brief: {BRIEF}\n"))
     write(tmp_path, "c.yaml", manifest("gamma"))
     return check_paths([str(tmp_path)])

@@ -11,9 +11,12 @@ CASES = [
     ("schema", "colour: blue\n", "x-colour: blue\n", 5),
     ("allow-sleep-without-brief", "allow_sleep: true\nsleep_brief: '   '\n", f"allow_sleep: true\nsleep_brief: {BRIEF}\n", 6),
     ("brief-too-short", "allow_sleep: true\nsleep_brief: Weather.\n", f"allow_sleep: true\nsleep_brief: {BRIEF}\n", 6),
-    ("brief-too-long", f"allow_sleep: true\nsleep_brief: {'Weather. ' * 60}\n", f"sleep_brief: {BRIEF}\n", 6),
-    ("brief-repeats-description", "sleep_brief: looks up the WEATHER forecast, for a city\n",
-     f"sleep_brief: {BRIEF}\n", 5),
+    ("brief-too-long", f"allow_sleep: true\nsleep_brief: {'Weather. ' * 60}\n", f"allow_sleep: true\nsleep_brief: {BRIEF}\n", 6),
+    ("brief-repeats-description", "allow_sleep: true\nsleep_brief: looks up the WEATHER forecast, for a city\n",
+     f"allow_sleep: true\nsleep_brief: {BRIEF}\n", 6),
+    ("brief-without-allow-sleep", f"sleep_brief: {BRIEF}\n", f"allow_sleep: true\nsleep_brief: {BRIEF}\n", 5),
+    ("method-without-description", "methods:\n  - {name: get, kind: tool, description: ' '}\n",
+     "methods:\n  - {name: get, kind: tool, description: Gets it.}\n", 6),
     ("protected-brief", f"allow_sleep: false\nsleep_brief: {BRIEF}\n", "allow_sleep: false\n", 6),
     ("duplicate-method-name",
      "methods:\n  - {name: get, kind: tool, description: a}\n  - {name: get, kind: agent, description: b}\n",
@@ -61,15 +64,17 @@ def test_a_comment_for_another_code_or_another_line_does_not_suppress(tmp_path):
 
 
 def test_brief_bounds_are_configurable(tmp_path):
-    path = write(tmp_path, "m.yaml", manifest(extra=f"sleep_brief: {BRIEF}\n"))
-    assert found([path], brief_min_length=100) == [("brief-too-short", "m.yaml", 5)]
-    assert found([path], brief_max_length=30) == [("brief-too-long", "m.yaml", 5)]
+    path = write(tmp_path, "m.yaml", manifest(extra=f"allow_sleep: true\nsleep_brief: {BRIEF}\n"))
+    assert found([path], brief_min_length=100) == [("brief-too-short", "m.yaml", 6)]
+    assert found([path], brief_max_length=30) == [("brief-too-long", "m.yaml", 6)]
 
 
 def test_wide_cjk_characters_count_two_columns_towards_the_brief_length(tmp_path):
     nine, ten = "管理用户笔记和备忘", "管理用户笔记和备忘录"
-    assert found([write(tmp_path, "a.yaml", manifest(extra=f"sleep_brief: {nine}\n"))]) == [("brief-too-short", "a.yaml", 5)]
-    assert found([write(tmp_path, "b.yaml", manifest(extra=f"sleep_brief: {ten}\n"))]) == []
+    opt_in = "allow_sleep: true\n"
+    assert found([write(tmp_path, "a.yaml", manifest(extra=f"{opt_in}sleep_brief: {nine}\n"))]) == [
+        ("brief-too-short", "a.yaml", 6)]
+    assert found([write(tmp_path, "b.yaml", manifest(extra=f"{opt_in}sleep_brief: {ten}\n"))]) == []
 
 
 def test_allow_sleep_without_any_brief_key_points_at_allow_sleep(tmp_path):

@@ -80,7 +80,7 @@ def test_the_nearest_config_file_is_found_up_to_the_repository_root(tmp_path):
 def test_the_cli_reads_the_config_of_the_working_directory(tmp_path, monkeypatch, capsys):
     (tmp_path / ".git").mkdir()
     write(tmp_path, ".pas.yaml", "severity: {brief-too-short: error}\n")
-    path = write(tmp_path, "m.yaml", manifest(extra="sleep_brief: Short.\n"))
+    path = write(tmp_path, "m.yaml", manifest(extra="sleep_brief: Short.\nallow_sleep: true\n"))
     monkeypatch.chdir(tmp_path)
     status, out, _ = run_cli(capsys, "--quiet", path)
     assert (status, out.split()[1:3]) == (1, ["error", "brief-too-short"])
@@ -101,7 +101,7 @@ def test_a_missing_config_file_exits_2(tmp_path, capsys):
 
 
 def test_disable_option_takes_comma_separated_codes_and_rejects_unknown_ones(tmp_path, capsys):
-    path = write(tmp_path, "m.yaml", manifest(extra="x-a: on\nsleep_brief: Short.\n"))
+    path = write(tmp_path, "m.yaml", manifest(extra="x-a: on\nsleep_brief: Short.\nallow_sleep: true\n"))
     assert run_cli(capsys, "--no-config", "--disable", "brief-too-short,ambiguous-yaml-value", path)[1].startswith("pas validate: 0 errors, 0 warnings")
     status, _, err = run_cli(capsys, "--no-config", "--disable", "nope", path)
     assert status == 2 and "nope" in err

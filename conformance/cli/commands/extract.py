@@ -13,18 +13,21 @@ _EPILOG = """\
 frameworks:
   nekro PATH... --out DIR   NekroAgent plugins: each NekroPlugin(...) call and its
                             mount_sandbox_method / mount_prompt_inject_method decorators
-                            become DIR/<module_name>.yaml; PATH is a .py file or a folder
+                            become DIR/<module_name>.yaml. PATH is a plugin's entry
+                            file or folder (its whole package is read, in the order
+                            Python imports it) or a folder of plugins
 
 Plugin files are parsed with Python's ast module: never imported, never run. A field built
 at run time (an f-string with placeholders, a call, a name that is not a module-level
-constant) is left out with a warning; nothing is guessed. Check the result with
-pas validate DIR.
+constant) is left out with a warning; nothing is guessed. A method is what NekroAgent
+shows the model: the function's name and its whole docstring (__doc__.strip()); a method
+without a docstring is left out with a warning, as NekroAgent skips it. Every problem is
+reported at the .py file and line it comes from. Check the result with pas validate DIR.
 
 exit status: 0 every plugin extracted completely, 1 written with warnings (fields left
 out, methods not linked) or some manifest not valid and not written, 2 usage, I/O or
 Python syntax errors"""
 
-_SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", ".git", ".venv", "venv"})
 _FATAL = frozenset({"syntax-error", "unreadable", "path-not-found"})
 
 
@@ -35,47 +38,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
     frameworks = parser.add_subparsers(dest="framework", metavar="FRAMEWORK")
     nekro = frameworks.add_parser("nekro", help="NekroAgent plugins (NekroPlugin and its mount_* decorators)",
                                   description="Write a PAS manifest for every NekroPlugin(...) found in PATH.")
-    nekro.add_argument("paths", nargs="+", metavar="PATH", help="a plugin .py file or a folder searched for *.py")
+    nekro.add_argument("paths", nargs="+", metavar="PATH",
+                       help="a plugin's entry file or folder (the whole package is read), or a folder of plugins")
     nekro.add_argument("--out", required=True, metavar="DIR", help="folder to write <module_name>.yaml files into")
+    nekro.add_argument("-f", "--format", choices=("text", "github"),
+                       help="problem format (default: github when GITHUB_ACTIONS=true, else text)")
     nekro.add_argument("-q", "--quiet", action="store_true", help="print problems only, not the files written")
 
 
-def _python_files(paths: list[str]):  # -> (list[Path], list[Problem])
-    from reference_impl.problems import Problem, SourceLocation
+def _print_problems(problems: list, fmt: str) -> None:
+    from conformance.report.problems import github_line
 
-    files, problems = [], []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
-                files += [Path(root) / n for n in sorted(names) if n.endswith(".py")]
-        elif path.is_file():
-            files.append(path)
-        else:
-            problems.append(Problem(code="path-not-found", message="no such file or folder", source=SourceLocation(path=raw)))
-    return files, problems
-
-
-def _read(files):  # -> (list[(path, text)], list[Problem])
-    from reference_impl.problems import Problem, SourceLocation
-
-    sources, problems = [], []
-    for file in files:
-        try:
-            sources.append((file.as_posix(), file.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as error:
-            why = getattr(error, "strerror", None) or str(error)
-            problems.append(Problem(code="unreadable", message=f"cannot read it: {why}", source=SourceLocation(path=str(file))))
-    return sources, problems
+    for problem in sorted(problems, key=_position):
+        print(github_line(problem) if fmt == "github" else problem, file=sys.stderr if fmt == "text" else sys.stdout)
 
 
 def _nekro(args: argparse.Namespace) -> int:
+    from conformance.report.problems import default_format
     from conformance.tools.extract.manifests import plan_outputs, write_outputs
     from conformance.tools.extract.nekro import extract
+    from conformance.tools.extract.sources import plugin_files, read_sources
 
-    files, problems = _python_files(args.paths)
-    sources, found = _read(files)
+    files, problems = plugin_files(args.paths)
+    sources, found = read_sources(files)
     problems += found
     plugins, found = extract(sources)
     problems += found
@@ -86,8 +71,7 @@ def _nekro(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"pas extract: cannot write to {args.out}: {error.strerror or error}", file=sys.stderr)
         return 2
-    for problem in sorted(problems, key=_position):
-        print(problem, file=sys.stderr)
+    _print_problems(problems, args.format or default_format(os.environ))
     if not args.quiet:
         for path, output in zip(written, outputs):
             print(f"{path}  <- {output.source}")

@@ -5,11 +5,19 @@ Field mapping: ``name``, ``module_name``, ``version``, ``description``, ``author
 becomes ``builtin``; ``description``, ``version`` and ``url`` are stripped as NekroAgent
 strips them. Defaults (``allow_sleep: None``, ``is_builtin=False``, no adapters) are left
 out. A manifest that does not pass the plugin-manifest schema (say, its version was built
-at run time, or is not semantic versioning) is not written: its problems say why.
+at run time) is not written: its problems say why; neither is a plugin whose
+``NekroPlugin(...)`` call NekroAgent rejects (it never loads).
+
+Each method is what NekroAgent shows the model: ``name`` is the function's name,
+``description`` exactly ``__doc__.strip()`` (the whole docstring, inner indentation kept as
+written, no dedent: that is NekroAgent 2.4.0's rendering), ``parameters`` the signature as a
+JSON Schema. The mount's ``description=`` (WebUI only) becomes ``label``, its ``name=``
+``x-nekro-name``. Multi-line descriptions are written as YAML literal blocks (``|-``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +66,10 @@ def manifest_doc(plugin: Plugin) -> dict[str, Any]:
 
 def _method_doc(method: Any) -> dict[str, Any]:
     doc = {"name": method.name, "kind": method.kind, "description": method.description}
+    if method.label:
+        doc["label"] = method.label
+    if method.parameters:
+        doc["parameters"] = dict(method.parameters)
     if method.display_name:
         doc["x-nekro-name"] = method.display_name
     return doc
@@ -94,8 +106,26 @@ def render_yaml(doc: Mapping[str, Any], plugin: Plugin) -> str:
 
     source = plugin.source
     header = [MODELINE, f"# Extracted by `pas extract nekro` from {source.path}:{source.line} ({plugin.variable or 'NekroPlugin(...)'})."]
-    body = yaml.safe_dump(dict(doc), allow_unicode=True, sort_keys=False, width=1_000_000, default_flow_style=False)
+    body = yaml.dump(dict(doc), Dumper=_dumper(), allow_unicode=True, sort_keys=False, width=1_000_000,
+                     default_flow_style=False)
     return "\n".join(header) + "\n" + body
+
+
+def _literal_blocks(dumper: Any, value: str) -> Any:
+    """Multi-line text as a ``|-`` block (PyYAML falls back to quoting when a block cannot hold it)."""
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
+
+
+@functools.cache
+def _dumper() -> type:
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        """SafeDumper writing multi-line strings as literal blocks."""
+
+    Dumper.add_representer(str, _literal_blocks)
+    return Dumper
+
 
 
 def plan_outputs(plugins: Sequence[Plugin]) -> tuple[list[Output], list[Problem]]:
@@ -104,6 +134,8 @@ def plan_outputs(plugins: Sequence[Plugin]) -> tuple[list[Output], list[Problem]
     problems: list[Problem] = []
     taken: dict[str, SourceLocation] = {}
     for plugin in plugins:
+        if plugin.rejected:  # already reported: NekroAgent never loads it
+            continue
         doc = manifest_doc(plugin)
         found = check_manifest(plugin, doc)
         if found:

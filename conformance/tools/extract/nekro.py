@@ -3,37 +3,38 @@
 What is read, per file:
 
 - every ``NekroPlugin(...)`` call (also ``api.NekroPlugin`` and ``import ... as`` aliases), its
-  fields given as keywords or by position: string, boolean and ``None`` constants, lists of
-  them, implicit concatenation, ``+`` between strings, f-strings without placeholders, and
-  names bound once at module level to such values. Anything else is computed at run time:
-  a warning with file:line:col, and the field is left out, never guessed;
-- every ``@<plugin>.mount_sandbox_method(SandboxMethodType.KIND, name=..., description=...)``
-  on a function: the method is the *function's* name (what the model calls; NekroAgent's
-  ``name=`` is a display label, often Chinese, kept as ``x-nekro-name``), its kind from the
-  ``SandboxMethodType`` member, its description from ``description=`` or else the first line
-  of the docstring;
-- whether ``@<plugin>.mount_prompt_inject_method(...)`` is used (``injects_prompt``).
+  fields given as keywords or by position (values as :mod:`conformance.tools.extract.reader`
+  resolves them; anything built at run time is a warning with file:line:col and the field is
+  left out, never guessed). A call NekroAgent 2.4.0 would reject with ``TypeError`` when the
+  plugin is imported (an unknown keyword, too many positional arguments, an argument given
+  twice, a required one missing) is an error: NekroAgent never loads that plugin;
+- every ``mount_sandbox_method`` / ``mount_prompt_inject_method`` / ``mount_collect_methods``
+  (decorator or call form) and every module-level function, see
+  :mod:`conformance.tools.extract.methods`;
+- the file's imports, in order, so that :mod:`conformance.tools.extract.linking` can follow
+  them the way Python runs them.
 
-Methods mounted in another file of the same input set (``from .plugin import plugin``, as in
-NekroAgent's package plugins) are linked to their plugin.
+A UTF-8 byte order mark at the start of a file is skipped, as Python does.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.tools.extract import methods as mounting
+from conformance.tools.extract.reader import Reader, Unresolved
 from reference_impl.problems import Problem, Severity, SourceLocation
 
+# NekroPlugin.__init__ of NekroAgent 2.4.0 (nekro_agent/services/plugin/base.py), in order.
+PARAMETERS = ("name", "module_name", "description", "version", "author", "url", "support_adapter", "is_builtin",
+              "is_package", "i18n_name", "i18n_description", "allow_sleep", "sleep_brief", "webui_path")
+REQUIRED = PARAMETERS[:6]
 FIELDS = ("name", "module_name", "description", "version", "author", "url", "support_adapter", "is_builtin",
-          "allow_sleep", "sleep_brief")
-POSITIONAL = FIELDS[:8]  # NekroPlugin's parameters in order, as far as PAS needs them
-IGNORED = frozenset({"is_package", "i18n_name", "i18n_description", "webui_path"})
-KINDS = {"TOOL": "tool", "AGENT": "agent", "BEHAVIOR": "behavior", "MULTIMODAL_AGENT": "multimodal_agent"}
-SANDBOX, INJECT = "mount_sandbox_method", "mount_prompt_inject_method"
+          "allow_sleep", "sleep_brief")  # the ones a PAS manifest keeps
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,12 +47,14 @@ class Located:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Method:
-    """A sandbox method mounted on a plugin."""
+    """A sandbox method as NekroAgent shows it: function name, kind, rendered docstring."""
 
     name: str
     kind: str
-    description: str
-    display_name: str | None = None
+    description: str  # __doc__.strip(), exactly the text NekroAgent puts under the name
+    label: str | None = None  # mount_sandbox_method(description=...): WebUI only
+    display_name: str | None = None  # mount_sandbox_method(name=...): WebUI only
+    parameters: Mapping[str, Any] = field(default_factory=dict)
     source: SourceLocation
 
 
@@ -64,124 +67,56 @@ class Plugin:
     fields: Mapping[str, Located] = field(default_factory=dict)
     methods: tuple[Method, ...] = ()
     injects_prompt: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Mount:
-    """A ``mount_*`` decorator naming a plugin variable; ``method`` is None for a prompt injection."""
-
-    target: str
-    method: Method | None
-    source: SourceLocation
+    method_filter: SourceLocation | None = None  # where mount_collect_methods is used
+    rejected: bool = False  # NekroAgent raises TypeError on this call: the plugin never loads
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FileScan:
-    """What one file defines (plugins), mounts, and imports (local name -> (level, module, name))."""
+    """What one file defines (plugins, functions), mounts, and imports."""
 
     path: str
     plugins: tuple[Plugin, ...] = ()
-    mounts: tuple[Mount, ...] = ()
-    imports: Mapping[str, tuple[int, str, str]] = field(default_factory=dict)
+    mounts: tuple[mounting.Mount, ...] = ()
+    functions: Mapping[str, mounting.Function] = field(default_factory=dict)
+    imports: Mapping[str, tuple[int, str, str]] = field(default_factory=dict)  # local name -> (level, module, name)
+    import_lines: tuple[tuple[int, int, str, tuple[str, ...]], ...] = ()  # (line, level, module, names)
     problems: tuple[Problem, ...] = ()
-
-
-class _Unresolved(Exception):
-    """A value that only exists at run time: why, and the node where it is built."""
-
-    def __init__(self, why: str, node: ast.AST) -> None:
-        super().__init__(why)
-        self.why = why
-        self.node = node
-
-
-class _Reader:
-    """One parsed file: its module-level constants and the aliases it gives NekroAgent names."""
-
-    def __init__(self, tree: ast.Module, text: str, path: str) -> None:
-        self.path = path
-        self.lines = text.splitlines()
-        self.constants: dict[str, ast.expr | None] = {}  # None: bound more than once, or not by '='
-        self.imports: dict[str, tuple[int, str, str]] = {}
-        self.plugin_names = {"NekroPlugin"}
-        for node in tree.body:
-            self._bind(node)
-
-    def _bind(self, node: ast.stmt) -> None:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                local = alias.asname or alias.name.split(".")[0]
-                self.constants[local] = None
-                if isinstance(node, ast.ImportFrom):
-                    self.imports[local] = (node.level, node.module or "", alias.name)
-                    if alias.name == "NekroPlugin":
-                        self.plugin_names.add(local)
-            return
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        value = getattr(node, "value", None)
-        for target in targets:
-            if isinstance(target, ast.Name):
-                once = target.id not in self.constants and len(targets) == 1 and value is not None
-                self.constants[target.id] = value if once else None
-
-    def where(self, node: ast.AST) -> SourceLocation:
-        """The 1-based line and *character* column of a node (ast counts UTF-8 bytes)."""
-        line = getattr(node, "lineno", 1)
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        column = len(text.encode("utf-8")[: getattr(node, "col_offset", 0)].decode("utf-8", "replace")) + 1
-        return SourceLocation(path=self.path, line=line, column=column)
-
-    def value(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> Any:
-        """The value of a constant expression; raises _Unresolved for anything built at run time."""
-        if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (str, bool, int, float))):
-            return node.value
-        if isinstance(node, ast.JoinedStr):
-            if all(isinstance(part, ast.Constant) for part in node.values):
-                return "".join(str(part.value) for part in node.values)
-            raise _Unresolved("an f-string with placeholders is built at run time", node)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            left, right = self.value(node.left, seen), self.value(node.right, seen)
-            if isinstance(left, str) and isinstance(right, str):
-                return left + right
-            raise _Unresolved("only strings are joined with '+'", node)
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return [self.value(item, seen) for item in node.elts]
-        if isinstance(node, ast.Name):
-            return self._name(node, seen)
-        if isinstance(node, ast.Call):
-            raise _Unresolved("a call is evaluated at run time", node)
-        raise _Unresolved(f"a {type(node).__name__} expression is evaluated at run time", node)
-
-    def _name(self, node: ast.Name, seen: frozenset[str]) -> Any:
-        if node.id in seen:
-            raise _Unresolved(f"the name '{node.id}' refers to itself", node)
-        if node.id in self.imports:
-            raise _Unresolved(f"the name '{node.id}' is imported; other modules are not followed", node)
-        bound = self.constants.get(node.id)
-        if bound is None:
-            why = "is not a module-level constant" if node.id not in self.constants else "is not bound once with '='"
-            raise _Unresolved(f"the name '{node.id}' {why}", node)
-        return self.value(bound, seen | {node.id})
-
-    def is_plugin_call(self, node: ast.AST) -> bool:
-        """Whether ``node`` calls NekroPlugin (by name, alias or attribute)."""
-        if not isinstance(node, ast.Call):
-            return False
-        func = node.func
-        return (isinstance(func, ast.Name) and func.id in self.plugin_names) or (
-            isinstance(func, ast.Attribute) and func.attr == "NekroPlugin")
 
 
 def _warning(code: str, message: str, source: SourceLocation) -> Problem:
     return Problem(code=code, message=message, source=source, severity=Severity.WARNING)
 
 
-def _plugin(reader: _Reader, call: ast.Call, variable: str | None) -> tuple[Plugin, list[Problem]]:
-    problems: list[Problem] = []
-    given: list[tuple[str, ast.expr]] = list(zip(POSITIONAL, call.args))
-    if len(call.args) > len(POSITIONAL):
-        problems.append(_warning("unsupported-argument", f"NekroPlugin takes at most {len(POSITIONAL)} positional "
-                                 "arguments that PAS reads; pass the others by keyword", reader.where(call.args[-1])))
+def _rejected(message: str, source: SourceLocation) -> Problem:
+    return Problem(code="rejected-plugin-call", source=source, severity=Severity.ERROR,
+                   message=f"{message}: NekroAgent 2.4.0 raises TypeError when it imports this plugin and never loads it")
+
+
+def _signature_problems(reader: Reader, call: ast.Call) -> list[Problem]:
+    """What makes NekroPlugin.__init__ raise TypeError (unknowable when ``*``/``**`` unpacking is used)."""
+    problems = []
+    if len(call.args) > len(PARAMETERS):
+        problems.append(_rejected(f"NekroPlugin takes at most {len(PARAMETERS)} positional arguments, "
+                                  f"not {len(call.args)}", reader.where(call.args[len(PARAMETERS)])))
+    positional = set(PARAMETERS[:len(call.args)])
+    for keyword in call.keywords:
+        if keyword.arg is not None and keyword.arg not in PARAMETERS:
+            problems.append(_rejected(f"NekroPlugin has no parameter '{keyword.arg}' (it accepts "
+                                      f"{', '.join(PARAMETERS)})", reader.where(keyword)))
+        elif keyword.arg in positional:
+            problems.append(_rejected(f"'{keyword.arg}' is given both by position and by keyword", reader.where(keyword)))
+    unpacked = any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+    missing = [name for name in REQUIRED if name not in positional and name not in {k.arg for k in call.keywords}]
+    if missing and not unpacked:
+        problems.append(_rejected(f"NekroPlugin requires {', '.join(missing)}", reader.where(call)))
+    return problems
+
+
+def _plugin(reader: Reader, call: ast.Call, variable: str | None) -> tuple[Plugin, list[Problem]]:
+    problems = _signature_problems(reader, call)
+    rejected = bool(problems)
+    given: list[tuple[str, ast.expr]] = [(n, a) for n, a in zip(PARAMETERS, call.args) if n in FIELDS]
     for keyword in call.keywords:
         if keyword.arg is None:
             problems.append(_warning("unresolved-field", "'**' arguments are unpacked at run time; fields they set "
@@ -192,91 +127,33 @@ def _plugin(reader: _Reader, call: ast.Call, variable: str | None) -> tuple[Plug
     for name, node in given:
         try:
             fields[name] = Located(value=reader.value(node), source=reader.where(node))
-        except _Unresolved as unresolved:
+        except Unresolved as unresolved:
             problems.append(_warning("unresolved-field", f"{name}: {unresolved.why}; the field is left out",
                                      reader.where(unresolved.node)))
-    return Plugin(variable=variable, source=reader.where(call), fields=fields), problems
+    return Plugin(variable=variable, source=reader.where(call), fields=fields, rejected=rejected), problems
 
 
-def _mount_arguments(call: ast.Call) -> dict[str, ast.expr]:
-    """The arguments of a mount_* call by parameter name (method_type, name, description)."""
-    names = ("method_type", "name", "description") if call.func.attr == SANDBOX else ("name", "description")
-    found = dict(zip(names, call.args))
-    found.update({k.arg: k.value for k in call.keywords if k.arg})
-    return found
-
-
-def _docstring_line(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    doc = ast.get_docstring(function) or ""
-    return next((line.strip() for line in doc.splitlines() if line.strip()), "")
-
-
-def _method(reader: _Reader, call: ast.Call, function: Any) -> tuple[Method | None, list[Problem]]:
-    arguments, problems = _mount_arguments(call), []
-    kind_node = arguments.get("method_type")
-    member = kind_node.attr if isinstance(kind_node, ast.Attribute) else None
-    if member not in KINDS:
-        where = reader.where(kind_node or call)
-        problems.append(_warning("unresolved-method", f"method {function.name}: its kind must be written as "
-                                 "SandboxMethodType.TOOL, AGENT, BEHAVIOR or MULTIMODAL_AGENT; the method is left out", where))
-        return None, problems
-    texts: dict[str, str | None] = {}
-    for key in ("name", "description"):
-        node = arguments.get(key)
-        try:
-            value = reader.value(node) if node is not None else None
-            texts[key] = value if isinstance(value, str) else None
-        except _Unresolved as unresolved:
-            fallback = "; the docstring's first line is used" if key == "description" else ""
-            problems.append(_warning("unresolved-field", f"method {function.name} {key}: {unresolved.why}{fallback}",
-                                     reader.where(unresolved.node)))
-            texts[key] = None
-    description = (texts["description"] or "").strip() or _docstring_line(function)
-    display = texts["name"] if texts["name"] not in (None, "", function.name) else None
-    return Method(name=function.name, kind=KINDS[member], description=description, display_name=display,
-                  source=reader.where(function)), problems
-
-
-def _mounts(reader: _Reader, tree: ast.Module) -> tuple[list[Mount], list[Problem]]:
-    mounts, problems = [], []
-    for function in ast.walk(tree):
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for decorator in function.decorator_list:
-            func = decorator.func if isinstance(decorator, ast.Call) else None
-            if not (isinstance(func, ast.Attribute) and func.attr in (SANDBOX, INJECT) and isinstance(func.value, ast.Name)):
-                continue
-            method = None
-            if func.attr == SANDBOX:
-                method, found = _method(reader, decorator, function)
-                problems += found
-                if method is None:
-                    continue
-            mounts.append(Mount(target=func.value.id, method=method, source=reader.where(decorator)))
-    return mounts, problems
+def _syntax_error(path: str, message: str, line: int | None = 1, column: int | None = 1) -> FileScan:
+    return FileScan(path=path, problems=(Problem(code="syntax-error", message=message,
+                                                 source=SourceLocation(path=path, line=line, column=column)),))
 
 
 def scan_source(text: str, path: str) -> FileScan:
     """Everything one plugin source file defines and mounts; a syntax error is an error Problem."""
+    text = text.removeprefix(BOM)
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as error:
-        where = SourceLocation(path=path, line=error.lineno, column=error.offset)
-        return FileScan(path=path, problems=(Problem(code="syntax-error", message=f"Python syntax error: {error.msg}",
-                                                     source=where),))
+        return _syntax_error(path, f"Python syntax error: {error.msg}", error.lineno, error.offset)
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
-        message = f"Python cannot parse it: {str(error) or type(error).__name__}"
-        return FileScan(path=path, problems=(Problem(code="syntax-error", message=message,
-                                                     source=SourceLocation(path=path, line=1, column=1)),))
+        return _syntax_error(path, f"Python cannot parse it: {str(error) or type(error).__name__}")
     try:
-        return _scan_tree(tree, _Reader(tree, text, path))
+        return _scan_tree(tree, Reader(tree, text, path))
     except RecursionError:  # e.g. thousands of chained '+': too deep to resolve, and no real plugin does it
-        return FileScan(path=path, problems=(Problem(code="syntax-error", message="expressions nest too deeply to read",
-                                                     source=SourceLocation(path=path, line=1, column=1)),))
+        return _syntax_error(path, "expressions nest too deeply to read")
 
 
-def _scan_tree(tree: ast.Module, reader: _Reader) -> FileScan:
-    path = reader.path
+def _scan_tree(tree: ast.Module, reader: Reader) -> FileScan:
     plugins, problems = [], []
     bound = {id(node.value): node for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))}
     for node in ast.walk(tree):
@@ -291,64 +168,16 @@ def _scan_tree(tree: ast.Module, reader: _Reader) -> FileScan:
         if variable is None:
             problems.append(_warning("unbound-plugin", "this NekroPlugin(...) is not bound to a module-level name, "
                                      "so no mounted method can be linked to it", plugin.source))
-    mounts, found = _mounts(reader, tree)
-    return FileScan(path=path, plugins=tuple(plugins), mounts=tuple(mounts), imports=reader.imports,
-                    problems=tuple(problems + found))
-
-
-def _module_path(path: str) -> PurePosixPath:
-    """A file's path as a module path: ``pkg/plugin.py`` -> ``pkg/plugin``, ``pkg/__init__.py`` -> ``pkg``."""
-    pure = PurePosixPath(path.replace("\\", "/")).with_suffix("")
-    return pure.parent if pure.name == "__init__" else pure
-
-
-def _imported_file(scan: FileScan, level: int, module: str, scans: Sequence[FileScan]) -> FileScan | None:
-    parts = [p for p in module.split(".") if p]
-    if level:
-        base = PurePosixPath(scan.path.replace("\\", "/")).parent
-        for _ in range(level - 1):
-            base = base.parent
-        wanted = base.joinpath(*parts) if parts else base
-        return next((s for s in scans if _module_path(s.path) == wanted), None)
-    matches = [s for s in scans if parts and _module_path(s.path).parts[-len(parts):] == tuple(parts)]
-    return matches[0] if len(matches) == 1 else None
-
-
-def link(scans: Sequence[FileScan]) -> tuple[list[Plugin], list[Problem]]:
-    """The plugins of all files with their mounted methods; problems for mounts that name no plugin."""
-    methods: dict[tuple[str, str], list[Method]] = {}
-    injects: set[tuple[str, str]] = set()
-    problems: list[Problem] = []
-    for scan in scans:
-        local = {p.variable for p in scan.plugins if p.variable}
-        for mount in scan.mounts:
-            key = _owner(scan, mount.target, local, scans)
-            if key is None:
-                problems.append(_warning("unlinked-method", f"'{mount.target}' is no NekroPlugin defined in or imported "
-                                         "from the given files; this mount is left out", mount.source))
-            elif mount.method is None:
-                injects.add(key)
-            else:
-                methods.setdefault(key, []).append(mount.method)
-    plugins = [replace(p, methods=tuple(methods.get((s.path, p.variable or ""), ())),
-                       injects_prompt=(s.path, p.variable or "") in injects)
-               for s in scans for p in s.plugins]
-    return plugins, problems
-
-
-def _owner(scan: FileScan, target: str, local: set[str], scans: Sequence[FileScan]) -> tuple[str, str] | None:
-    if target in local:
-        return scan.path, target
-    if target in scan.imports:
-        level, module, name = scan.imports[target]
-        source = _imported_file(scan, level, module, scans)
-        if source is not None and any(p.variable == name for p in source.plugins):
-            return source.path, name
-    return None
+    mounts, found = mounting.mounts(reader, tree)
+    return FileScan(path=reader.path, plugins=tuple(plugins), mounts=tuple(mounts),
+                    functions=mounting.functions(reader, tree), imports=reader.imports,
+                    import_lines=tuple(reader.import_lines), problems=tuple(problems + found))
 
 
 def extract(sources: Iterable[tuple[str, str]]) -> tuple[list[Plugin], list[Problem]]:
     """Plugins and problems from ``(path, text)`` pairs: scan each file, then link mounts across them."""
+    from conformance.tools.extract.linking import link
+
     scans = [scan_source(text, path) for path, text in sources]
     plugins, problems = link(scans)
     return plugins, [p for s in scans for p in s.problems] + problems

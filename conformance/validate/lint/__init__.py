@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from conformance.documents.loader import YamlDocument
-from conformance.validate.lint import brief, graph, host, structure, yaml11
+from conformance.validate.lint import authoring, brief, graph, host, structure, yaml11
 from conformance.validate.lint.facts import HostFacts, ManifestFacts
 from conformance.validate.lint.registry import RULES, LintOptions, Rule, rule
 from reference_impl.problems import Problem
@@ -25,6 +25,7 @@ def check_document(kind: str, doc: YamlDocument, options: LintOptions) -> list[P
     if kind == MANIFEST:
         problems.extend(brief.check_manifest(doc, options))
         problems.extend(structure.check_manifest(doc, options))
+        problems.extend(authoring.check_manifest(doc, options))
     return sorted(problems, key=_position)
 
 
