@@ -83,10 +83,16 @@ def render_run(manifests: Mapping[str, Manifest], observation: RunObservation) -
 
 
 def render_reply(manifests: Mapping[str, Manifest], call: Call, reply: CallObservation) -> str:
-    """The sentence(s) a method call returns to the model (TXT-REPLY-1..6)."""
+    """The sentence(s) a method call returns to the model (TXT-REPLY-1..6).
+
+    Raises ValueError for a reply the scheduler never produces (an unknown outcome, or
+    ``activated`` without its block).
+    """
     m = reply.module_name
     match reply.outcome:
         case OutcomeKind.ACTIVATED:
+            if reply.block is None:
+                raise ValueError(f"an activated reply for {m!r} carries no block")
             block = render_block(manifests[m], reply.block, with_injection=True)
             return (
                 f"Plugin `{m}` is now activated for the next {reply.rounds} runs. The full plugin block is "

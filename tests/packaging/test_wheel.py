@@ -54,6 +54,12 @@ def test_the_wheel_contains_the_spec_and_the_scenarios(wheel: Path) -> None:
     assert any(n.startswith("conformance/suite/scenarios/") and n != "conformance/suite/scenarios/fixtures.yaml" for n in names)
 
 
+def test_the_wheel_marks_both_packages_as_typed(wheel: Path) -> None:
+    """PEP 561: type checkers use the annotations of an installed package only when it ships py.typed."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"reference_impl/py.typed", "conformance/py.typed"} <= names
+
+
 def test_pas_finds_the_bundled_spec_from_a_folder_with_no_checkout(installed: Path, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     probe = subprocess.run(
