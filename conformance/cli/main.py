@@ -21,7 +21,10 @@ def _command_modules() -> list[str]:
 
     return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_"))
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+from conformance.exit_codes import ExitCode
+
+# Kept for callers of the old names; new code uses ExitCode.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,20 +50,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """``pas: unknown command 'rnu'; did you mean 'run'?`` when the first word names no command."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    if first is None or argv[0].startswith("-"):
+        return None
+    commands = [module.replace("_", "-") for module in _command_modules()]
+    if first in commands:
+        return None
+    from conformance.documents.suggest import did_you_mean
+
+    return f"unknown command {first!r}{did_you_mean(first, commands)} (commands: {', '.join(commands)})"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``pas`` console script."""
+    """Entry point of the ``pas`` console script; returns an :class:`~conformance.exit_codes.ExitCode`."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    unknown = _unknown_command(parser, argv)
+    if unknown is not None:
+        parser.print_usage(sys.stderr)
+        print(f"pas: error: {unknown}", file=sys.stderr)
+        return ExitCode.USAGE
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
         parser.print_help()
-        return EXIT_USAGE
+        return ExitCode.USAGE
     try:
         return args.handler(args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as error:
         print("pas: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.for_signal(getattr(error, "signum", 2))
     except BrokenPipeError:
-        return EXIT_OK
+        return ExitCode.OK
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ _ENUM = re.compile(r"^'([^']*)' is not allowed here; use one of (.*)$")
 _QUOTED = re.compile(r"'([^']*)'")
 
 
-def closest(word: str, choices: Iterable[str], *, cutoff: float = 0.75) -> str | None:
+def closest(word: str, choices: Iterable[str], *, cutoff: float = 0.6) -> str | None:
     """The choice most like ``word`` (difflib ratio of at least ``cutoff``), or None."""
     matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return matches[0] if matches and matches[0] != word else None

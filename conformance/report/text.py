@@ -138,6 +138,30 @@ def _result_block(result: ScenarioResult, color: bool) -> str:
     return f"{head}\n    {headline(result)}"
 
 
+def _same_error(result: ScenarioResult) -> tuple[Any, ...]:
+    """Results errored identically before their first step share a key (one block for all of them)."""
+    error = result.error
+    if result.outcome is Outcome.ERRORED and error is not None and error.step is None:
+        return (error.reason, error.detail)
+    return (id(result),)
+
+
+def _blocks(results: Iterable[ScenarioResult], color: bool) -> list[str]:
+    """One block per result, except one block for every scenario that errored the same way at its start."""
+    groups: dict[tuple[Any, ...], list[ScenarioResult]] = {}
+    for result in results:
+        groups.setdefault(_same_error(result), []).append(result)
+    blocks = []
+    for members in groups.values():
+        if len(members) == 1:
+            blocks.append(_result_block(members[0], color))
+            continue
+        label = paint(f"{Outcome.ERRORED.value.upper():7}", "red", color)
+        ids = ", ".join(r.id for r in members)
+        blocks.append(f"{label} {len(members)} scenarios, the same error: {ids}\n{_indent(error_text(members[0]))}")
+    return blocks
+
+
 def _skipped_lines(results: Iterable[ScenarioResult], color: bool) -> list[str]:
     by_reason: dict[str, list[str]] = {}
     for result in results:
@@ -161,9 +185,9 @@ def requirement_lines(run: RunResult) -> list[str]:
 
 
 def summary_line(run: RunResult) -> str:
-    """``N scenarios: a passed, b failed, ... in 0.12s`` (plus interruption)."""
+    """``N scenarios: a passed, b failed, ... in 0.12s`` (plus why the run stopped early)."""
     parts = [f"{n} {outcome}" for outcome, n in run.summary.counts.items() if n]
-    stop = " (interrupted)" if run.interrupted else ""
+    stop = f" (stopped: {run.stop.message})" if run.stop else " (interrupted)" if run.interrupted else ""
     return f"{len(run.results)} scenarios: {', '.join(parts) or 'none run'} in {run.duration:.2f}s{stop}"
 
 
@@ -173,7 +197,7 @@ def render(run: RunResult, *, color: bool = False) -> str:
     who = f"{info.name} {info.version} ({info.language})" if info else "the implementation (no hello)"
     lines = [f"pas run: {who}; profiles {', '.join(run.profiles)}", ""]
     shown = [r for r in run.results if r.outcome not in (Outcome.PASSED, Outcome.SKIPPED)]
-    lines += [_result_block(r, color) for r in shown]
+    lines += _blocks(shown, color)
     lines += _skipped_lines((r for r in run.results if r.outcome is Outcome.SKIPPED), color)
     if len(lines) > 2:
         lines.append("")

@@ -111,7 +111,18 @@ def test_a_malformed_k_expression_is_a_usage_error(capsys):
 
 def test_k_matching_nothing_is_a_usage_error(capsys):
     code, _, err = _run(capsys, "-k", "no-such-thing")
-    assert code == 2 and "no scenario matches" in err
+    assert code == 2 and err == "pas run: no scenario to run: -k 'no-such-thing' matches none of the 9 scenarios\n"
+
+
+def test_profile_filtering_everything_away_names_the_profile(capsys):
+    code, _, err = _run(capsys, "-k", "extend-cap", "--profile", "host")
+    assert code == 2 and "--profile host leaves none of the 9 scenarios" in err and "-k" not in err
+
+
+def test_an_empty_scenario_folder_is_named_as_the_cause(capsys, tmp_path):
+    code = main(["run", "--scenario", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{tmp_path}: error path-not-found the scenario folder holds no scenario file" in err
 
 
 def test_profile_leaves_out_scenarios_needing_other_profiles():

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
-from conformance.cli.commands._output import write_report
+from conformance.exit_codes import ExitCode
 
 HELP = "Run the conformance suite against an implementation and report the results."
 
@@ -18,9 +18,18 @@ implementations (--impl):
   python:package.module:factory   factory() returns an object with info, start(), apply()
   'cmd:COMMAND ARGS'              a program speaking the JSON-lines stdio protocol
 
+limits: --max-time stops the run after SECONDS (the scenarios not run are reported as skipped,
+with the reason); -x stops at the first failure or error; after --max-start-failures
+consecutive failures to start or greet the implementation the run stops with one message.
+On SIGINT, SIGTERM or SIGHUP the report of the scenarios run so far is written (marked
+interrupted), the implementation is stopped, and the exit status names the signal.
+Progress (scenarios done, failures, time left) is drawn on standard error when it is a
+terminal, unless --quiet.
+
 exit status: 0 every scenario passed (expected failures and skips allowed),
-1 failures, errors or stale expected failures, 2 usage or input errors,
-130 interrupted (the report of the scenarios run so far is still written)"""
+1 failures, errors or stale expected failures (or --max-time / -x stopped the run),
+2 usage or input errors, an implementation that cannot be started, or nothing to test,
+128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,19 +45,44 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="test only these profiles (repeatable: activation, text, host; default: all claimed)")
     parser.add_argument("-k", dest="keyword", metavar="PATTERN",
                         help="only scenarios whose id or title contains PATTERN (not, and, or, parentheses work)")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
-    parser.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    parser.add_argument("-f", "--format", choices=FORMATS, default="text",
+                        help="report format (default: text; json is written as each scenario finishes)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--expected-failures", metavar="FILE", help="YAML mapping of scenario id to the reason it fails")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
                         help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
     parser.add_argument("--check-messages", action="store_true",
                         help="check every stdio protocol message against its JSON Schema")
+    parser.add_argument("--max-time", type=positive(float), metavar="SECONDS",
+                        help="stop the whole run after SECONDS; the rest is reported as not run (default: no limit)")
+    parser.add_argument("--max-start-failures", type=positive(int), default=3, metavar="N",
+                        help="stop after N consecutive failures to start or greet the implementation (default: 3)")
+    parser.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure or error")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line and no stop message")
 
 
 def _usage(messages: Iterable[object]) -> int:
     for message in messages:
         print(f"pas run: {message}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE
+
+
+def _nothing_selected(args: argparse.Namespace, scenarios: list) -> str:
+    """Why no scenario is left, naming the real cause: the folder, -k, or --profile."""
+    if not scenarios:
+        where = ", ".join(args.scenario) or "the bundled suite"
+        return f"no scenario to run: {where} holds no scenario file"
+    from conformance.suite.runner import select_scenarios
+
+    causes = []
+    if args.keyword and not select_scenarios(scenarios, keyword=args.keyword):
+        causes.append(f"-k {args.keyword!r} matches none of the {len(scenarios)} scenarios")
+    if args.profile and not select_scenarios(scenarios, profiles=args.profile):
+        causes.append(f"--profile {' --profile '.join(args.profile)} leaves none of the {len(scenarios)} scenarios")
+    if not causes:
+        causes.append(f"-k {args.keyword!r} and --profile {' --profile '.join(args.profile or ())} together "
+                      f"leave none of the {len(scenarios)} scenarios")
+    return "no scenario to run: " + "; ".join(causes)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from conformance.adapters.select import BadImplementation, adapter_for
     from conformance.suite.expected_failures import load_expected_failures
     from conformance.suite.keywords import BadKeyword
-    from conformance.report import render, use_color
-    from conformance.suite.runner import run_suite, select_scenarios
+    from conformance.suite.runner import select_scenarios
     from conformance.suite.scenario import load_suite
 
     scenarios, problems = load_suite(args.scenario)
@@ -70,19 +103,63 @@ def run(args: argparse.Namespace) -> int:
             return _usage(problems)
     try:
         selected = select_scenarios(scenarios, keyword=args.keyword, profiles=args.profile)
-        adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages)
-    except (BadKeyword, BadImplementation) as error:
+    except BadKeyword as error:
         return _usage([error])
     if not selected:
-        return _usage(["no scenario matches the -k pattern and --profile given"])
+        return _usage([_nothing_selected(args, scenarios)])
     try:
-        result = run_suite(adapter, selected, expected=expected, profiles=args.profile)
-    finally:
-        try:
-            adapter.close()
-        except Exception as error:  # noqa: BLE001 - the report matters more than a clean goodbye
-            print(f"pas run: closing the implementation failed: {error}", file=sys.stderr)
+        adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages)
+    except BadImplementation as error:
+        return _usage([error])
+    return _run_and_report(args, adapter, selected, expected)
+
+
+def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: dict[str, str]) -> int:
+    """Run under the signal guard, stream the report, close the implementation on every path."""
+    from conformance.cli.signals import stop_on_signals
+    from conformance.report import use_color
+    from conformance.report.progress import RunProgress
+    from conformance.report.stream import ReportSink
+    from conformance.suite.runner import RunLimits, run_suite
+
     color = args.output is None and args.format == "text" and use_color(sys.stdout)
-    if not write_report(render(result, args.format, color=color), args.output, command="run"):
-        return 2
-    return 130 if result.interrupted else result.exit_code
+    sink = ReportSink(args.format, args.output, color=color)
+    progress = RunProgress(sys.stderr, total=len(selected), max_time=args.max_time, enabled=False if args.quiet else None)
+    limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures)
+    with stop_on_signals() as guard:
+        if not sink.open():
+            _close(adapter)
+            return ExitCode.USAGE
+
+        def on_result(scenario_result) -> None:
+            sink.result(scenario_result)
+            progress.update(scenario_result)
+
+        try:
+            result = run_suite(adapter, selected, expected=expected, profiles=args.profile, on_result=on_result,
+                               limits=limits)
+        finally:  # a signal here raises once at most (later ones are ignored): retrying finishes the job
+            _twice(progress.close)
+            _twice(lambda: _close(adapter))
+        written = sink.finish(result)
+    if result.stop is not None and not args.quiet:
+        print(f"pas run: {result.stop.message}", file=sys.stderr)
+    code = result.exit_code
+    if guard.signum is not None:
+        code = ExitCode.for_signal(guard.signum)
+    return code if written else ExitCode.worst(code, ExitCode.USAGE)
+
+
+def _twice(action) -> None:
+    """Run ``action``; run it again if the (single) signal interrupted it."""
+    try:
+        action()
+    except KeyboardInterrupt:
+        action()
+
+
+def _close(adapter) -> None:
+    try:
+        adapter.close()
+    except Exception as error:  # noqa: BLE001 - the report matters more than a clean goodbye
+        print(f"pas run: closing the implementation failed: {error}", file=sys.stderr)

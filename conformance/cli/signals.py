@@ -1,0 +1,53 @@
+"""Turn SIGINT, SIGTERM and SIGHUP into one clean stop: the report is written, the implementation closed.
+
+Inside :func:`stop_on_signals` the first of those signals raises
+:class:`~conformance.suite.runner.Interrupted` (a KeyboardInterrupt carrying the signal
+number) in the main thread, wherever it is waiting; the runner and the fuzzer catch it and
+return what they have. Later signals are remembered but ignored until the block ends, so
+that writing the report and stopping the implementation are not cut short. The previous
+handlers come back when the block ends. Exit with ``ExitCode.for_signal(guard.signum)``.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+HANDLED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class SignalGuard:
+    """Which signal stopped the run (None: none), and how many arrived in all."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.count = 0
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        """The handler: raise on the first signal, only count the later ones."""
+        del frame
+        self.count += 1
+        if self.signum is None:
+            from conformance.suite.runner import Interrupted
+
+            self.signum = signum
+            raise Interrupted(signum)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[SignalGuard]:
+    """Install the handlers for the duration of the block (main thread only; elsewhere a no-op)."""
+    guard = SignalGuard()
+    previous = {}
+    try:
+        for signum in HANDLED:
+            previous[signum] = signal.signal(signum, guard.handle)
+    except ValueError:  # not the main thread: leave the handlers alone
+        pass
+    try:
+        yield guard
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
