@@ -2,7 +2,7 @@
 
 The tables are data so that the docs can render them and the reference can execute them;
 this module only reads and freezes them. The file is part of the installed package and is
-trusted, so a plain safe load is enough here (user documents go through conformance._yaml).
+trusted, so a plain safe load is enough here (user documents go through conformance.documents.loader).
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
-
-from reference_impl.spec_files import spec_dir
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,8 +100,15 @@ def parse_semantics(doc: Mapping[str, Any]) -> Semantics:
 
 @functools.cache
 def load_semantics() -> Semantics:
-    """Load the bundled spec/semantics.yaml once per process."""
+    """Load the bundled spec/semantics.yaml once per process: the one place that reads it.
+
+    The core never calls this: the edges (``Engine``, the conformance tools) do and pass the
+    result on. For other semantics, build one with :func:`parse_semantics` or
+    ``dataclasses.replace``. Raises SpecFilesMissing when the spec files are not installed.
+    """
     import yaml
+
+    from reference_impl.spec_files import spec_dir
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with open(spec_dir() / "semantics.yaml", encoding="utf-8") as stream:

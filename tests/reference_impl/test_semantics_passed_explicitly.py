@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,14 @@ def _names_used(path: Path) -> set[str]:
 def test_the_core_never_reads_the_spec_files_itself(module):
     """Only the explicit loaders (semantics.load_semantics, spec_files) and the Engine edge may."""
     assert not _names_used(PACKAGE / f"{module}.py") & {"load_semantics", "spec_dir", "schema_path", "open"}
+
+
+def test_importing_the_core_and_the_engine_locates_no_spec_file():
+    """spec_files (where the spec lives on disk) is imported only when semantics are loaded."""
+    code = ("import sys, reference_impl.scheduler, reference_impl.engine, reference_impl.host;"
+            "print('reference_impl.spec_files' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
 
 
 _NAMES = st.sampled_from(["alpha", "beta", "gamma", "ghost"])
