@@ -47,6 +47,29 @@ def test_pas_is_installed_from_the_actions_own_path():
     assert 'pip install' in step["run"] and '"$PAS_ACTION_PATH"' in step["run"]
 
 
+def test_python_is_always_set_up_with_a_default_version_when_the_input_is_empty():
+    setup = STEPS["Set up Python"]
+    assert setup["uses"].startswith("actions/setup-python@")
+    assert "if" not in setup, "an empty python-version must not fall back to the runner's system Python"
+    expression = re.fullmatch(r"\$\{\{ inputs\.python-version \|\| '([0-9.]+)' \}\}", setup["with"]["python-version"])
+    assert expression, setup["with"]["python-version"]
+    assert tuple(map(int, expression.group(1).split("."))) >= (3, 11)
+    assert ACTION["inputs"]["python-version"]["default"] == ""
+    assert steps_in_order()[:2] == ["Set up Python", "Install pas"]
+
+
+def test_pas_is_installed_with_the_interpreter_setup_python_installed():
+    step = STEPS["Install pas"]
+    assert step["env"]["PAS_PYTHON"] == "${{ steps.setup-python.outputs.python-path }}"
+    assert STEPS["Set up Python"]["id"] == "setup-python"
+    assert '"$PAS_PYTHON" -m pip install' in step["run"]
+    assert "python3 -m pip" not in step["run"]
+
+
+def steps_in_order() -> list[str]:
+    return [step["name"] for step in ACTION["runs"]["steps"]]
+
+
 def _help(*command: str, capsys) -> str:
     with pytest.raises(SystemExit) as stop:
         main([*command, "--help"])

@@ -5,9 +5,28 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "Print a bundled JSON Schema (manifest, host-config, scenario) as JSON or YAML."
-_NAMES = {"manifest": "plugin-manifest", "plugin-manifest": "plugin-manifest",
-          "host-config": "host-config", "scenario": "scenario"}
+HELP = "Print a bundled JSON Schema (manifest, host-config, scenario, protocol/run-request, ...) as JSON or YAML."
+_ALIASES = {"manifest": "plugin-manifest"}
+
+
+def bundled_schemas() -> dict[str, str]:
+    """Every bundled schema's name (``plugin-manifest``, ``protocol/run-request``) -> its ``$id``."""
+    from conformance.documents.schemas import registry
+
+    return {uri.split("/schemas/", 1)[1].split("/", 1)[1].removesuffix(".schema.json"): uri
+            for uri in registry() if uri.endswith(".schema.json")}
+
+
+def _schema_name(text: str) -> str:
+    """argparse type: a bundled schema's name (aliases resolved); loads the schemas only when a name is given."""
+    name = _ALIASES.get(text, text)
+    try:
+        known = bundled_schemas()
+    except Exception:  # noqa: BLE001 - a broken installation is reported by run(), with exit 2
+        return name
+    if name not in known:
+        raise argparse.ArgumentTypeError(f"no bundled schema named {text!r} (`pas schema --list` names them all)")
+    return name
 
 EPILOG = """\
 editors: the YAML language server (VS Code's YAML extension, and others) validates and completes
@@ -21,7 +40,8 @@ or, offline, save the schema next to your manifests and point at the copy:
   # yaml-language-server: $schema=schemas/plugin-manifest.schema.json
 
 pas validate reads the same modeline (and a $schema key) to tell manifests from host configs.
---id prints only the schema's $id, the URL to put in the modeline.
+--id prints only the schema's $id, the URL to put in the modeline; --list names every bundled
+schema, the stdio protocol's messages (protocol/run-request, ...) included.
 """
 
 
@@ -29,17 +49,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas schema``."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
-    parser.add_argument("name", choices=sorted(_NAMES), help="which schema")
+    parser.add_argument("name", nargs="?", type=_schema_name, help="which schema: manifest, host-config, scenario, protocol/run-request ... "
+                        "(see --list)")
+    parser.add_argument("--list", action="store_true", help="list the names of every bundled schema and exit")
     parser.add_argument("--format", choices=("json", "yaml"), default="json", help="output format (default: json)")
     parser.add_argument("--id", action="store_true", help="print only the schema's $id (its URL)")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the schema; exit 2 (with one line) if the bundled spec files cannot be read."""
+    """Print the schema (or the list); exit 2 (with one line) for an unknown name or unreadable spec files."""
     try:
-        from conformance.documents.schemas import schema
+        from conformance.documents.schemas import registry
 
-        contents = schema(_NAMES[args.name])
+        names = bundled_schemas()
+        listing = "".join(f"{name}\n" for name in sorted(names))
+        if args.list:
+            sys.stdout.write(listing)
+            return 0
+        if args.name is None:
+            sys.stderr.write("pas schema: name a schema, one of:\n" + listing)
+            return 2
+        contents = registry()[names[args.name]].contents
         if args.id:
             text = contents["$id"] + "\n"
         elif args.format == "yaml":
