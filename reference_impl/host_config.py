@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 from reference_impl.model import HostConfig, Manifest
-from reference_impl.problems import Origin, Problem, Severity, SourceKind
+from reference_impl.problems import Origin, Problem, Severity, SourceKind, pointer_of
 
 JSON = Any
 Path = tuple[str, ...]
@@ -83,11 +83,6 @@ class MergedConfig:
     def to_json(self) -> dict[str, JSON]:
         """Return ``{"config": ..., "provenance": {pointer: ...}}``."""
         return {"config": thaw(self.value), "provenance": {p: v.to_json() for p, v in self.provenance.items()}}
-
-
-def pointer_of(path: Sequence[str]) -> str:
-    """The RFC 6901 JSON pointer of a path of keys (``()`` is ``""``)."""
-    return "".join("/" + key.replace("~", "~0").replace("/", "~1") for key in path)
 
 
 def freeze(value: JSON) -> JSON:

@@ -19,10 +19,9 @@ from reference_impl.host_config import (
     build_configs,
     check_config,
     deep_merge,
-    pointer_of,
 )
 from reference_impl.model import HostConfig, Manifest
-from reference_impl.problems import Origin, Problem, Severity, SourceKind
+from reference_impl.problems import Origin, Problem, Severity, SourceKind, pointer_of
 
 Dependencies = Mapping[str, Sequence[str]]
 Order = Callable[[Sequence[str], Dependencies, frozenset[str]], tuple[str, ...]]

@@ -9,6 +9,7 @@ and the pointer into it) and the plugins it names, until an edge locates it in a
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,7 +125,7 @@ def pointer_join(pointer: str, key: str | int) -> str:
     return f"{pointer}/{token}"
 
 
-def pointer_of(path: tuple[str | int, ...] | list[str | int]) -> str:
+def pointer_of(path: Sequence[str | int]) -> str:
     """The JSON pointer of a path of keys and indexes (``()`` is the root, ``""``)."""
     pointer = ""
     for key in path:

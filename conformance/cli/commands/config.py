@@ -41,7 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _rows(config, inputs) -> list[tuple[str, str, str, str]]:
     from conformance.tools.host_plan import provenance_source
-    from reference_impl.host_config import leaves, pointer_of, thaw
+    from reference_impl.host_config import leaves, thaw
+    from reference_impl.problems import pointer_of
 
     rows = []
     for path, value in leaves(config.value):
