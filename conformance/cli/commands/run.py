@@ -58,7 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-start-failures", type=positive(int), default=3, metavar="N",
                         help="stop after N consecutive failures to start or greet the implementation (default: 3)")
     parser.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure or error")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line and no stop message")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
 
 def _usage(messages: Iterable[object]) -> int:
@@ -142,7 +142,7 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
             _twice(progress.close)
             _twice(lambda: _close(adapter))
         written = sink.finish(result)
-    if result.stop is not None and not args.quiet:
+    if result.stop is not None:
         print(f"pas run: {result.stop.message}", file=sys.stderr)
     code = result.exit_code
     if guard.signum is not None:

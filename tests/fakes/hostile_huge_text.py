@@ -1,0 +1,35 @@
+"""Hostile (in-process): every run observation carries a 1 MB ``text`` and claims the text profile.
+
+Every text expectation fails, so every failing observation would be kept: the runner must
+keep only a bounded part of each (bench/memory.py and tests/runner/test_run_limits.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from reference_impl.engine import Engine
+from reference_impl.events import Event, StartRun
+
+TEXT_BYTES = 1_000_000
+
+
+class HugeText(Engine):
+    """The reference, except that each run's text is a megabyte of filler."""
+
+    info = replace(Engine.info, name="hostile-huge-text")
+
+    def apply(self, event: Event) -> Any:
+        """Apply the event; pad a run's observation with a 1 MB text."""
+        observation = super().apply(event)
+        if isinstance(event, StartRun):
+            doc = observation.to_json()
+            doc["text"] = "x" * TEXT_BYTES
+            return doc
+        return observation
+
+
+def create() -> HugeText:
+    """Factory for ``--impl python:hostile_huge_text:create``."""
+    return HugeText()
