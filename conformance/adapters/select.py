@@ -58,7 +58,7 @@ def _factory(spec: str, target: str) -> Callable[[], Any]:
     return value
 
 
-def _stdio(spec: str, command: str, timeout: float, check_messages: bool) -> Adapter:
+def _stdio(spec: str, command: str, timeout: float, check_messages: bool, start_early: bool) -> Adapter:
     try:
         argv = shlex.split(command)
     except ValueError as error:
@@ -69,14 +69,20 @@ def _stdio(spec: str, command: str, timeout: float, check_messages: bool) -> Ada
         from conformance.adapters.stdio import StdioAdapter
     except ImportError as error:
         raise BadImplementation(spec=spec, reason=f"the stdio adapter is not available: {error}") from None
-    return StdioAdapter(argv, timeout=timeout, check_messages=check_messages)
+    adapter = StdioAdapter(argv, timeout=timeout, check_messages=check_messages)
+    if start_early:
+        adapter.begin()
+    return adapter
 
 
-def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messages: bool = False) -> Adapter:
+def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messages: bool = False,
+                start_early: bool = False) -> Adapter:
     """The adapter for an ``--impl`` value; raises BadImplementation when it names nothing usable.
 
     ``timeout`` (seconds per step) and ``check_messages`` (schema-check every wire message)
-    apply to ``cmd:`` implementations only: in-process calls are not timed out.
+    apply to ``cmd:`` implementations only: in-process calls are not timed out. With
+    ``start_early`` a ``cmd:`` implementation is started and greeted at once, so that it starts
+    up while the caller loads the suite; the caller must then close the adapter on every path.
     """
     from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 
@@ -86,5 +92,5 @@ def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messa
     if colon and kind == "python":
         return InProcessAdapter(_factory(spec, target.strip()), name=target.strip())
     if colon and kind == "cmd":
-        return _stdio(spec, target, timeout, check_messages)
+        return _stdio(spec, target, timeout, check_messages, start_early)
     raise BadImplementation(spec=spec, reason=f"expected {FORMS}")

@@ -25,7 +25,7 @@ from conformance.adapters.protocol.messages import (
     StartRequest,
     StartResponse,
 )
-from conformance.adapters.protocol.wire import check_message, decode, encode
+from conformance.adapters.protocol.wire import Unreadable, check_message, decode, encode
 from conformance.adapters.serve import Session, serve
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
@@ -199,6 +199,22 @@ def test_request_for_refuses_an_object_that_is_not_an_event() -> None:
 def test_decode_accepts_only_strict_utf8_json(line: bytes) -> None:
     with pytest.raises(ValueError):
         decode(line)
+
+
+@pytest.mark.parametrize(("line", "reason"), [
+    (b'{"a":' * 10_000 + b"1" + b"}" * 10_000, "nesting too deep"), (b"[" * 10_000 + b"]" * 10_000, "nesting too deep"),
+    (b'{"id":' + b"7" * 5000 + b"}", "integer too large"), (b"-" + b"1" * 4301, "integer too large"),
+    (b"NaN", "not JSON"), (b"\xff{}", "not JSON"), (b"", "not JSON"),
+], ids=["deep-objects", "deep-arrays", "huge-id", "huge-negative", "nan", "utf8", "empty"])
+def test_decode_says_why_a_line_is_unreadable(line: bytes, reason: str) -> None:
+    with pytest.raises(Unreadable) as caught:
+        decode(line)
+    assert caught.value.reason == reason
+
+
+def test_decode_reads_what_is_just_within_the_limits() -> None:
+    assert decode(b"[" * 500 + b"]" * 500) is not None
+    assert decode(b'{"id":' + b"7" * 4300 + b"}")["id"] % 10 == 7
 
 
 def test_encode_writes_one_compact_utf8_line() -> None:

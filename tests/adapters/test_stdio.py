@@ -6,12 +6,12 @@ import os
 import re
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from stdio_support import gone_soon
 
 from conformance.adapters import stdio
 from conformance.adapters.stdio import StdioAdapter
@@ -90,7 +90,7 @@ def reference(importable_checkout: None) -> Iterator[StdioAdapter]:
 
 @pytest.fixture(autouse=True)
 def nothing_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Every process a test spawns is gone when it ends, and so are its pump threads."""
+    """Every process a test spawns is gone when it ends."""
     spawned: list[int] = []
 
     class Recorded(stdio._Process):
@@ -101,35 +101,10 @@ def nothing_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]
     monkeypatch.setattr(stdio, "_Process", Recorded)
     yield spawned
     assert [pid for pid in spawned if not gone_soon(pid)] == []
-    names = {t.name for t in threading.enumerate()}
-    assert [name for name in names for pid in spawned if name.endswith(f"-{pid}")] == []
 
 
 def fake(name: str, *args: str, timeout: float = BOUND) -> StdioAdapter:
     return StdioAdapter([sys.executable, str(FAKES / f"{name}.py"), *args], timeout=timeout)
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` is a running process (zombies count as gone)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return stat.rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-
-
-def gone_soon(pid: int) -> bool:
-    """Whether ``pid`` disappears within a second (an orphan is reaped by init, not by us)."""
-    deadline = time.monotonic() + 1.0
-    while alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return not alive(pid)
 
 
 def failure_of(adapter: StdioAdapter) -> tuple[ImplementationFailed, float]:
@@ -284,6 +259,8 @@ HOSTILE = [  # the fake, its arguments, the reason it must fail with, a part of 
     ("hostile_flood_line", (), "output line exceeds 1048576 bytes", "while handling 'hello'"),
     ("hostile_flood_lines", (), "response to 'hello' is not JSON", "tick 0"),
     ("hostile_wrong_id", (), "response id 2 does not match request id 1", "while handling 'hello'"),
+    ("hostile_deep_nesting", (), "response to 'run' is unreadable: nesting too deep", "nested deeper than"),
+    ("hostile_huge_id", (), "response to 'hello' is unreadable: integer too large", "integer string conversion"),
     ("hostile_schema_invalid", (), "response to 'run' does not match protocol/run-response",
      "/result/plugins/0/state: 'awake' is not allowed here"),
     ("hostile_error", (), "implementation answered 'run' with an error [not-implemented]", "run is not implemented yet"),

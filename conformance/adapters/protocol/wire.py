@@ -4,12 +4,14 @@ One message is one compact UTF-8 JSON object on one line. The request and respon
 of each wire command are declared with :func:`request_class` and :func:`response_class`,
 which set its ``cmd`` and its schema ``protocol/<cmd>-request`` / ``protocol/<cmd>-response``
 (spec/schemas/). :func:`check_message` checks a message against its schema;
-:class:`MessageInvalid` carries what it found.
+:class:`MessageInvalid` carries what it found. :func:`decode` reads one line and says in
+:class:`Unreadable` why it could not.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, TypeVar, dataclass_transform
@@ -85,13 +87,35 @@ def check_message(schema: str, doc: Any) -> list[Problem]:
     return [replace(p, code="protocol-schema", source=None) for p in problems]
 
 
+class Unreadable(PasError, ValueError):
+    """A protocol line that holds no JSON value this protocol can read.
+
+    ``reason`` says why in a few words: ``not JSON`` (bad UTF-8 or JSON, NaN, infinity),
+    ``nesting too deep`` (deeper than Python's recursion limit) or ``integer too large``
+    (more digits than Python's int-str limit); ``detail`` is the parser's own message.
+    """
+
+    def __init__(self, *, reason: str, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(detail if reason == "not JSON" else f"{reason}: {detail}")
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
 def decode(line: bytes) -> Any:
-    """The JSON value on one protocol line; raises ValueError for bad UTF-8, bad JSON, NaN or infinity."""
-    return json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
+    """The JSON value on one protocol line; raises Unreadable (a ValueError) when there is none."""
+    try:
+        return json.loads(str(line, "utf-8"), parse_constant=_reject_constant)
+    except RecursionError:
+        raise Unreadable(reason="nesting too deep",
+                         detail=f"arrays or objects nested deeper than about {sys.getrecursionlimit()} levels") from None
+    except ValueError as error:
+        if "integer string conversion" in str(error):  # Python's int-str limit (CVE-2020-10735)
+            raise Unreadable(reason="integer too large", detail=str(error)) from None
+        raise Unreadable(reason="not JSON", detail=str(error)) from None
 
 
 def encode(doc: Mapping[str, Any]) -> bytes:
