@@ -1,7 +1,8 @@
-"""Hostile (in-process): every run observation carries a 1 MB ``text`` and claims the text profile.
+"""Hostile (in-process): every run observation carries a 1 MB ``text`` and shows no plugin.
 
-Every text expectation fails, so every failing observation would be kept: the runner must
-keep only a bounded part of each (bench/memory.py and tests/runner/test_run_limits.py).
+So nearly every scenario fails at its first run step, and the runner would keep a megabyte
+observation per scenario: it must keep only a bounded part of each (bench/memory.py and
+tests/runner/test_run_limits.py).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ class HugeText(Engine):
     info = replace(Engine.info, name="hostile-huge-text")
 
     def apply(self, event: Event) -> Any:
-        """Apply the event; pad a run's observation with a 1 MB text."""
+        """Apply the event; pad a run's observation with a 1 MB text and rename every plugin shown."""
         observation = super().apply(event)
         if isinstance(event, StartRun):
             doc = observation.to_json()
             doc["text"] = "x" * TEXT_BYTES
+            doc["plugins"] = [{**view, "module_name": f"{view['module_name']}-renamed"} for view in doc["plugins"]]
             return doc
         return observation
 
