@@ -239,31 +239,53 @@ def _fixtures(path: Path, check_schema: bool) -> tuple[dict[str, Any], tuple[Pro
     return doc.value, tuple(found)
 
 
-def _plugins(
-    doc: YamlDocument, fixtures: Mapping[str, Any], check_schema: bool
-) -> tuple[list[Manifest], list[Problem]]:
-    manifests, problems = [], []
+def _plugin_entries(doc: YamlDocument, fixtures: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], Any]]:
+    """Each installed plugin as (pointer, entry as written, manifest document).
+
+    The manifest is a fixture merged with the entry's ``with``, or the entry itself; None for
+    an unknown fixture.
+    """
+    entries = []
     for index, entry in enumerate(doc.value.get("plugins", [])):
-        pointer = f"/plugins/{index}"
+        manifest = entry
         if "fixture" in entry:
-            if entry["fixture"] not in fixtures:
-                problems.append(Problem(code="unknown-fixture", pointer=f"{pointer}/fixture", source=doc.where(pointer),
-                                        message=f"no fixture named {entry['fixture']!r}; see {FIXTURES_FILE.name}"))
-                continue
-            merged = {**fixtures[entry["fixture"]], **entry.get("with", {})}
-            found = []
-            if check_schema:
-                found = check_against("plugin-manifest", doc, pointer_prefix=f"{pointer}/with", value=merged)
-            if found:
-                problems += found
-                continue
-            entry = merged
-        manifests.append(Manifest.from_json(entry))
-    names = [m.module_name for m in manifests]
-    for name in sorted({n for n in names if names.count(n) > 1}):
+            fixture = fixtures.get(entry["fixture"])
+            manifest = None if fixture is None else {**fixture, **entry.get("with", {})}
+        entries.append((f"/plugins/{index}", entry, manifest))
+    return entries
+
+
+def _check_plugins(doc: YamlDocument, fixtures: Mapping[str, Any], check_schema: bool) -> list[Problem]:
+    """Unknown fixtures, fixtures made invalid by their ``with``, and module names used twice."""
+    problems: list[Problem] = []
+    names: list[str] = []
+    for pointer, entry, manifest in _plugin_entries(doc, fixtures):
+        if manifest is None:
+            problems.append(Problem(code="unknown-fixture", pointer=f"{pointer}/fixture", source=doc.where(pointer),
+                                    message=f"no fixture named {entry['fixture']!r}; see {FIXTURES_FILE.name}"))
+            continue
+        if check_schema and "fixture" in entry:
+            problems += check_against("plugin-manifest", doc, pointer_prefix=f"{pointer}/with", value=manifest)
+        names.append(manifest.get("module_name"))
+    for name in sorted({n for n in names if isinstance(n, str) and names.count(n) > 1}):
         problems.append(Problem(code="duplicate-module-name", pointer="/plugins", source=doc.where("/plugins"),
                                 message=f"two plugins have module_name {name!r}; rename one"))
-    return manifests, problems
+    return problems
+
+
+def check_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True) -> list[Problem]:
+    """Every problem of a loaded scenario document, in one pass: schema, fixtures, plugins, host steps.
+
+    The rules after the schema need a schema-valid document, so a schema problem ends the check.
+    ``check_schema=False`` is only for the bundled suite, which the project's tests validate.
+    """
+    problems = check_against("scenario", doc) if check_schema else []
+    if problems:
+        return problems
+    fixtures, fixture_problems = _fixtures(fixtures_path, check_schema)
+    if fixture_problems:
+        return list(fixture_problems)
+    return _check_plugins(doc, fixtures, check_schema) + check_host_steps(doc)
 
 
 def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
@@ -272,31 +294,16 @@ def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
     return HostConfig.from_json(raw)
 
 
-def parse_scenario(
-    doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True
-) -> tuple[Scenario | None, list[Problem]]:
-    """Check a loaded scenario document and build the Scenario; problems when it is invalid.
-
-    ``check_schema=False`` is only for the bundled suite, which the project's tests validate.
-    """
-    problems = check_against("scenario", doc) if check_schema else []
-    if problems:
-        return None, problems
-    fixtures, fixture_problems = _fixtures(fixtures_path, check_schema)
-    if fixture_problems:
-        return None, list(fixture_problems)
-    manifests, problems = _plugins(doc, fixtures, check_schema)
-    if problems:
-        return None, problems
+def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Scenario:
+    """The Scenario of a document that :func:`check_scenario` found valid."""
     raw = doc.value
-    problems = check_host_steps(doc)
-    if problems:
-        return None, problems
+    fixtures, _ = _fixtures(fixtures_path, False)
+    manifests = [Manifest.from_json(manifest) for _, _, manifest in _plugin_entries(doc, fixtures)]
     adapters = {c: spec["adapter"] for c, spec in raw.get("conversations", {}).items() if "adapter" in spec}
     host = _host(raw.get("host", {}), manifests)
     load = Load(plugins=tuple(manifests), host=host, environment=dict(raw.get("environment", {})),
                 overrides=tuple(raw.get("overrides", ())), behaviour=Behaviour.from_json(raw.get("behaviour", {})))
-    scenario = Scenario(
+    return Scenario(
         id=raw["id"],
         title=raw["title"],
         covers=tuple(raw["covers"]),
@@ -310,7 +317,16 @@ def parse_scenario(
         steps=tuple(_step(i, step, doc, adapters, load) for i, step in enumerate(raw["steps"])),
         path=doc.path,
     )
-    return scenario, []
+
+
+def parse_scenario(
+    doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True
+) -> tuple[Scenario | None, list[Problem]]:
+    """Check a loaded scenario document once, then build it once; problems when it is invalid."""
+    problems = check_scenario(doc, fixtures_path, check_schema=check_schema)
+    if problems:
+        return None, problems
+    return build_scenario(doc, fixtures_path), []
 
 
 def _misplaced(doc: YamlDocument, index: int, code: str, message: str) -> Problem:
