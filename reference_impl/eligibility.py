@@ -11,9 +11,14 @@ from reference_impl.model import Manifest, Strategy
 from reference_impl.semantics import Semantics, first_match
 
 
-def eligibility_facts(manifest: Manifest, strategy: Strategy) -> dict[str, object]:
-    """The facts the eligibility table tests (ACT-ELIG-6: a blank brief counts as none)."""
+def eligibility_facts(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> dict[str, object]:
+    """The facts the eligibility table tests (ACT-ELIG-6: a blank brief counts as none).
+
+    ``scheduler`` says whether the plugin is the scheduler plugin itself (ACT-ELIG-8), known by
+    its module_name (``semantics.scheduler_module``), not by anything its manifest declares.
+    """
     return {
+        "scheduler": manifest.module_name == semantics.scheduler_module,
         "allow_sleep": manifest.allow_sleep,
         "strategy": strategy.value,
         "brief": "present" if manifest.brief else "blank",
@@ -21,13 +26,13 @@ def eligibility_facts(manifest: Manifest, strategy: Strategy) -> dict[str, objec
 
 
 def is_sleep_eligible(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> bool:
-    """Whether ``manifest`` under the admin ``strategy`` may sleep (ACT-ELIG-1..4)."""
-    return bool(first_match(semantics.eligibility, eligibility_facts(manifest, strategy)).result)
+    """Whether ``manifest`` under the admin ``strategy`` may sleep (ACT-ELIG-1..4, ACT-ELIG-8)."""
+    return bool(first_match(semantics.eligibility, eligibility_facts(manifest, strategy, semantics)).result)
 
 
 def deciding_requirement(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> str:
     """The requirement ID of the table row that decides eligibility (for explanations)."""
-    return first_match(semantics.eligibility, eligibility_facts(manifest, strategy)).requirement
+    return first_match(semantics.eligibility, eligibility_facts(manifest, strategy, semantics)).requirement
 
 
 def eligibility_decider(semantics: Semantics) -> Callable[[Manifest, Strategy], bool]:
@@ -39,9 +44,10 @@ def eligibility_decider(semantics: Semantics) -> Callable[[Manifest, Strategy], 
 
     def decide(manifest: Manifest, strategy: Strategy) -> bool:
         # The inputs of eligibility_facts: equal keys give equal facts.
-        key = (manifest.allow_sleep, strategy, not manifest.brief)
+        key = (manifest.module_name == semantics.scheduler_module, manifest.allow_sleep, strategy, not manifest.brief)
         if key not in decided:
-            decided[key] = bool(first_match(semantics.eligibility, eligibility_facts(manifest, strategy)).result)
+            facts = eligibility_facts(manifest, strategy, semantics)
+            decided[key] = bool(first_match(semantics.eligibility, facts).result)
         return decided[key]
 
     return decide

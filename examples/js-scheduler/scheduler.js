@@ -120,10 +120,11 @@ function isAvailable(plugin, host, adapter) {
   return loaded && !host.disabled.has(plugin.moduleName) && onAdapter;
 }
 
-/** Can this plugin sleep? The precedence table, first rule that applies wins (ACT-ELIG-1..4). */
+/** Can this plugin sleep? The precedence table, first rule that applies wins (ACT-ELIG-8, ACT-ELIG-1..4). */
 function isSleepEligible(plugin, host) {
   const strategy = host.strategies.get(plugin.moduleName) || 'auto';
   const hasBrief = plugin.brief !== '';
+  if (plugin.moduleName === SCHEDULER_MODULE) return false; // ACT-ELIG-8: the scheduler itself never sleeps
   if (plugin.allowSleep === false) return false; // ACT-ELIG-1: protected by its author
   if (strategy === 'forbid_sleep') return false; // ACT-ELIG-2
   if (strategy === 'allow_sleep') return hasBrief; // ACT-ELIG-3: even when allow_sleep is null

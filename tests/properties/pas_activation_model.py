@@ -47,8 +47,8 @@ class ActivationModel:
     def sleepable(self, m: Manifest) -> bool:
         has_brief = m.sleep_brief.strip() != ""
         wanted = self.strategy.get(m.module_name, "auto")
-        if m.allow_sleep is False or wanted == "forbid_sleep":
-            return False
+        if m.module_name == SCHEDULER or m.allow_sleep is False or wanted == "forbid_sleep":
+            return False  # ACT-ELIG-8: the scheduler itself never sleeps
         return has_brief and (wanted == "allow_sleep" or m.allow_sleep is True)
 
     def visible(self, name: str, adapter: str | None) -> bool:

@@ -1,13 +1,14 @@
-"""Eligibility: the four precedence rules on every combination of manifest and strategy."""
+"""Eligibility: the four precedence rules on every combination of manifest and strategy, and the scheduler rule."""
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from refimpl_builders import SEMANTICS, plugin
 
-from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
+from reference_impl.eligibility import deciding_requirement, eligibility_decider, is_sleep_eligible
 from reference_impl.model import Manifest, Strategy
 
 ALLOW_SLEEP = (True, False, None)
@@ -69,3 +70,21 @@ def test_a_brief_is_trimmed_before_it_is_judged_blank_ACT_ELIG_6():
     """Covers: ACT-ELIG-6: unicode whitespace counts as blank, text with spaces around does not."""
     assert not is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="\u3000\u00a0 \r\n"), Strategy.AUTO, SEMANTICS)
     assert is_sleep_eligible(plugin("p", allow_sleep=True, sleep_brief="  x  "), Strategy.AUTO, SEMANTICS)
+
+
+@pytest.mark.parametrize(("allow_sleep", "brief", "strategy"), COMBINATIONS)
+def test_the_scheduler_plugin_never_sleeps_whatever_its_manifest_and_strategy_ACT_ELIG_8(allow_sleep, brief, strategy):
+    """Covers: ACT-ELIG-8: the same 36 combinations, under the scheduler's module_name, all decided by ACT-ELIG-8."""
+    manifest = plugin(SEMANTICS.scheduler_module, allow_sleep=allow_sleep, sleep_brief=brief)
+    assert is_sleep_eligible(manifest, strategy, SEMANTICS) is False
+    assert deciding_requirement(manifest, strategy, SEMANTICS) == "ACT-ELIG-8"
+
+
+def test_the_scheduler_is_known_by_the_module_name_the_semantics_give_it():
+    """ACT-ELIG-8 follows constants.scheduler_module, so a host that renames its scheduler keeps the rule."""
+    renamed = replace(SEMANTICS, scheduler_module="my_scheduler")
+    opted_in = {"allow_sleep": True, "sleep_brief": "Wakes plugins."}
+    assert not is_sleep_eligible(plugin("my_scheduler", **opted_in), Strategy.AUTO, renamed)
+    assert is_sleep_eligible(plugin("plugin_activation", **opted_in), Strategy.AUTO, renamed)
+    decide = eligibility_decider(renamed)
+    assert [decide(plugin(m, **opted_in), Strategy.ALLOW_SLEEP) for m in ("my_scheduler", "other")] == [False, True]

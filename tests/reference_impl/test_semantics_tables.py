@@ -34,18 +34,21 @@ def test_every_rule_names_a_requirement_that_exists(semantics, requirement_ids):
     assert {rule.requirement for rule in rules} <= requirement_ids
 
 
-def test_the_eligibility_rows_cite_the_four_precedence_rules_in_order(semantics):
-    """Covers: ACT-ELIG-1..4: each row cites the rule it implements, highest first."""
+def test_the_eligibility_rows_cite_the_scheduler_rule_then_the_four_precedence_rules_in_order(semantics):
+    """Covers: ACT-ELIG-8 first (the scheduler never sleeps), then ACT-ELIG-1..4, highest first."""
     cited = [rule.requirement for rule in semantics.eligibility]
-    assert cited == sorted(cited) and set(cited) == {"ACT-ELIG-1", "ACT-ELIG-2", "ACT-ELIG-3", "ACT-ELIG-4"}
+    assert cited[0] == "ACT-ELIG-8" and semantics.eligibility[0].when == {"scheduler": True}
+    assert cited[1:] == sorted(cited[1:]) and set(cited[1:]) == {"ACT-ELIG-1", "ACT-ELIG-2", "ACT-ELIG-3", "ACT-ELIG-4"}
 
 
 def test_every_table_ends_with_a_catch_all_and_covers_every_combination(semantics):
     tables = [semantics.eligibility] + [m.outcomes for m in semantics.methods.values()]
     assert all(table[-1].when == {} for table in tables)
-    for allow, strategy, brief in itertools.product((True, False, None), ("auto", "allow_sleep", "forbid_sleep"),
-                                                    ("present", "blank")):
-        first_match(semantics.eligibility, {"allow_sleep": allow, "strategy": strategy, "brief": brief})
+    for scheduler, allow, strategy, brief in itertools.product((True, False), (True, False, None),
+                                                               ("auto", "allow_sleep", "forbid_sleep"),
+                                                               ("present", "blank")):
+        first_match(semantics.eligibility,
+                    {"scheduler": scheduler, "allow_sleep": allow, "strategy": strategy, "brief": brief})
 
 
 def test_a_table_without_a_matching_row_is_a_lookup_error():
