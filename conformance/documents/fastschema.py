@@ -81,6 +81,17 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and not isinstance(a, (list, dict)) and a == b
 
 
+def _kind(value: Any) -> type:
+    if isinstance(value, bool) or value is None or isinstance(value, (str, list, dict)):
+        return type(value)
+    return float if isinstance(value, (int, float)) else object
+
+
+def _could_equal(a: Any, b: Any) -> bool:
+    """False only when jsonschema's equality certainly says no: different JSON kinds, or different strings."""
+    return _kind(a) is _kind(b) and _kind(a) is not object and (not isinstance(a, str) or a == b)
+
+
 def _may_have_type(kind: str, instance: Any) -> bool:
     """Whether ``instance`` could satisfy ``type: kind`` (jsonschema counts 2.0 as an integer)."""
     if kind == "integer" and isinstance(instance, float):
@@ -156,7 +167,9 @@ class FastPath:
         return (target, document) if node is target else None
 
     def _certainly_fails(self, schema: Any, instance: Any, base: str) -> bool:
-        """True only if ``instance`` certainly fails ``schema``: ``false``, or a ``type`` it cannot have."""
+        """True only if ``instance`` certainly fails ``schema``: ``false``, a ``type`` it cannot have, a
+        ``const`` or ``enum`` it cannot equal, or an object without a ``required`` property (so that a
+        oneOf of alternatives with different shapes can be decided)."""
         if schema is False:
             return True
         if not isinstance(schema, dict):
@@ -165,6 +178,12 @@ class FastPath:
             found = self._target(schema["$ref"], base)
             if found is not None and self._certainly_fails(found[0], instance, found[1]):
                 return True
+        if isinstance(instance, dict) and any(key not in instance for key in schema.get("required", ())):
+            return True
+        if "const" in schema and not _could_equal(schema["const"], instance):
+            return True
+        if isinstance(schema.get("enum"), list) and not any(_could_equal(m, instance) for m in schema["enum"]):
+            return True
         kind = schema.get("type")
         kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
         return bool(kinds) and not any(_may_have_type(k, instance) for k in kinds)
