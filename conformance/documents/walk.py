@@ -6,8 +6,9 @@ so one folder gives one answer everywhere:
 
 - recursive, sorted by name at each level (files and folders together, depth first);
 - hidden entries (``.git``, ``.x.yaml``) and vendored folders (``node_modules`` ...) skipped;
-- directory symlinks followed, but each real folder visited once: a link to ``.``, to ``..``
-  or to any folder already walked is not followed (``symlink-cycle``, a warning);
+- directory symlinks followed after the real folders, but each real folder visited once: a
+  link to ``.``, to ``..`` or to any folder already walked is not followed (``symlink-cycle``,
+  a warning);
 - each real file listed once, however many links lead to it;
 - FIFOs, sockets and devices refused (``special-file``), never opened;
 - a folder that cannot be listed is an error (``unreadable``).
@@ -54,6 +55,7 @@ class _Walker:
         self.seen: set[str] = set()
         self.files: list[Path] = []
         self.problems: list[Problem] = []
+        self.linked: list[tuple[Path, tuple[str, ...]]] = []
 
     def folder(self, path: Path, ancestors: tuple[str, ...]) -> None:
         real = os.path.realpath(path)
@@ -80,7 +82,11 @@ class _Walker:
         except OSError:
             is_dir = False
         if is_dir:
-            if entry.name not in SKIPPED_DIRS:
+            if entry.name in SKIPPED_DIRS:
+                return
+            if entry.is_symlink():  # real folders first, so a file is listed under its real path
+                self.linked.append((Path(entry.path), ancestors))
+            else:
                 self.folder(Path(entry.path), ancestors)
             return
         if not _wanted(entry.name, self.suffixes, self.exclude):
@@ -116,6 +122,8 @@ def walk_folder(root: Path | str, *, suffixes: tuple[str, ...] = DOCUMENT_SUFFIX
         return Walk(problems=(_problem("not-a-directory", "expected a folder of documents", path),))
     walker = _Walker(suffixes, exclude)
     walker.folder(path, ())
+    while walker.linked:
+        walker.folder(*walker.linked.pop(0))
     return Walk(files=tuple(walker.files), problems=tuple(walker.problems))
 
 
