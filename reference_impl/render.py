@@ -1,7 +1,10 @@
 """The reference text (profile ``text``): plugin blocks, call replies and the last-run hint.
 
-Shapes follow NekroAgent 2.4.0 (see nekro-agent-facts.md) with one deliberate difference:
-attribute values and text are XML-escaped (TXT-BLOCK-2). The structured views are
+The text is NekroAgent 2.4.0's own rendering, byte for byte (its plugin-block template
+``templates/j2/plugin.j2``, ``templates/plugin.py`` and the replies of
+``plugins/builtin/plugin_activation.py``), reproduced here by our own code from the layout
+rules TXT-LAYOUT-1..8, with one deliberate difference: attribute values and text are
+XML-escaped (TXT-BLOCK-2; docs/divergences.md#escaping-in-blocks). The structured views are
 normative; this text is checked only for implementations that claim the text profile.
 """
 
@@ -11,7 +14,19 @@ import json
 from collections.abc import Mapping
 
 from reference_impl.events import Activate, Call, CallObservation, PluginView, RunObservation
-from reference_impl.model import Manifest, OutcomeKind, PluginState
+from reference_impl.model import WHITE_SPACE, Manifest, Method, MethodKind, OutcomeKind, PluginState
+
+#: The ``call_priority`` attribute: PAS has no call-priority setting, so every block carries
+#: NekroAgent's default (TXT-LAYOUT-2).
+CALL_PRIORITY = "auto"
+
+SLEEPING_RULE = "Summary only. Do not guess hidden details. Activate if needed."
+
+#: Written after the name of an agent or multimodal_agent method (TXT-LAYOUT-5).
+AGENT_MARKER = " - **[AGENT METHOD - STOP AFTER CALL]**"
+
+_STOPPING_KINDS = frozenset({MethodKind.AGENT, MethodKind.MULTIMODAL_AGENT})
+
 
 def escape(text: str) -> str:
     """XML-escape text content (TXT-BLOCK-2); plain replaces keep start-up free of xml.sax."""
@@ -21,9 +36,6 @@ def escape(text: str) -> str:
 def quoteattr(value: str) -> str:
     """A double-quoted, escaped XML attribute value (TXT-BLOCK-1, TXT-BLOCK-2)."""
     return '"' + escape(value).replace('"', "&quot;") + '"'
-
-
-SLEEPING_RULE = "Summary only. Do not guess hidden details. Activate if needed."
 
 
 def last_run_hint(module_name: str) -> str:
@@ -37,7 +49,8 @@ def injected_placeholder(module_name: str) -> str:
 
 
 def _open_tag(manifest: Manifest, view: PluginView) -> str:
-    attributes = [("name", manifest.name), ("module_name", manifest.module_name), ("state", view.state.value)]
+    attributes = [("name", manifest.name), ("module_name", manifest.module_name),
+                  ("call_priority", CALL_PRIORITY), ("state", view.state.value)]
     if view.state is PluginState.ACTIVE:
         attributes.append(("rounds_left", str(view.rounds_left)))
     elif view.state is PluginState.SLEEPING:
@@ -45,45 +58,56 @@ def _open_tag(manifest: Manifest, view: PluginView) -> str:
     return "<plugin " + " ".join(f"{key}={quoteattr(value)}" for key, value in attributes) + ">"
 
 
-def _methods(manifest: Manifest) -> list[str]:
-    lines = ["  <predefined_methods>"]
-    lines += [f"    - {escape(m.name)} ({m.kind.value}): {escape(m.description)}" for m in manifest.methods]
-    lines.append("  </predefined_methods>")
-    return lines
+def method_entry(method: Method) -> str:
+    """One method's entry: ``* name`` (plus the agent marker), then its trimmed description (TXT-LAYOUT-5)."""
+    marker = AGENT_MARKER if method.kind in _STOPPING_KINDS else ""
+    return f"* {escape(method.name)}{marker}\n{escape(method.description.strip(WHITE_SPACE))}"
+
+
+def method_list(manifest: Manifest) -> str:
+    """The methods' entries joined by one newline; a method with an empty description is left out (TXT-LAYOUT-5)."""
+    return "\n".join(method_entry(m) for m in manifest.methods if m.description)
+
+
+def _element(tag: str, value: str) -> str:
+    """One optional slot of the frame: empty when there is no value (TXT-LAYOUT-3, TXT-LAYOUT-4)."""
+    return f"\n<{tag}>\n{value}\n</{tag}>\n" if value else ""
+
+
+def _frame(open_tag: str, *, brief: str = "", rule: str = "", hint: str = "", injected: str = "", methods: str = "") -> str:
+    """The block frame of TXT-LAYOUT-3: five slots, each empty or one element, with fixed separators."""
+    slots = [_element("capability_brief", brief), _element("activation_rule", rule), _element("activation_rule", hint),
+             _element("injected_prompt", injected), _element("predefined_methods", methods)]
+    return ("\n" + open_tag + "\n\n" + slots[0] + "\n\n" + slots[1] + "\n\n" + slots[2] + "\n\n" + slots[3] + "\n"
+            + slots[4] + "\n\n</plugin>\n")
 
 
 def render_block(manifest: Manifest, view: PluginView, *, with_injection: bool = False) -> str:
     """One ``<plugin>`` block; ``with_injection`` adds ``<injected_prompt>`` (activation replies)."""
-    lines = [_open_tag(manifest, view)]
+    open_tag = _open_tag(manifest, view)
     if view.state is PluginState.SLEEPING:
-        lines.append(f"  <capability_brief>{escape(manifest.brief)}</capability_brief>")
-        lines.append(f"  <activation_rule>{SLEEPING_RULE}</activation_rule>")
-    else:
-        if view.hint:
-            lines.append(f"  <activation_rule>{escape(last_run_hint(manifest.module_name))}</activation_rule>")
-        if with_injection and view.injection_called:
-            lines.append(f"  <injected_prompt>{escape(injected_placeholder(manifest.module_name))}</injected_prompt>")
-        lines += _methods(manifest)
-    lines.append("</plugin>")
-    return "\n".join(lines)
+        return _frame(open_tag, brief=escape(manifest.brief), rule=SLEEPING_RULE)
+    hint = escape(last_run_hint(manifest.module_name)) if view.hint else ""
+    injected = escape(injected_placeholder(manifest.module_name)) if with_injection and view.injection_called else ""
+    return _frame(open_tag, hint=hint, injected=injected, methods=method_list(manifest))
 
 
 def render_runtime_context(manifest: Manifest) -> str:
-    """A ``<plugin_runtime_context>`` block for an injecting awake or active plugin (TXT-BLOCK-6)."""
+    """A ``<plugin_runtime_context>`` block for an injecting awake or active plugin (TXT-BLOCK-6, TXT-LAYOUT-7)."""
     name, module = quoteattr(manifest.name), quoteattr(manifest.module_name)
     body = escape(injected_placeholder(manifest.module_name))
-    return f"<plugin_runtime_context name={name} module_name={module}>{body}</plugin_runtime_context>"
+    return f"<plugin_runtime_context name={name} module_name={module}>\n{body}\n</plugin_runtime_context>"
 
 
 def render_run(manifests: Mapping[str, Manifest], observation: RunObservation) -> str:
-    """The plugin part of the prompt for one run: blocks in order, then runtime contexts."""
-    parts = [render_block(manifests[v.module_name], v) for v in observation.plugins]
-    parts += [render_runtime_context(manifests[v.module_name]) for v in observation.plugins if v.injection_called]
-    return "\n".join(parts)
+    """The plugin part of the prompt for one run: blocks, then runtime contexts (TXT-LAYOUT-6, TXT-LAYOUT-7)."""
+    text = "\n\n".join(render_block(manifests[v.module_name], v) for v in observation.plugins)
+    contexts = [render_runtime_context(manifests[v.module_name]) for v in observation.plugins if v.injection_called]
+    return text + "\n\n" + "\n\n".join(contexts) if contexts else text
 
 
 def render_reply(manifests: Mapping[str, Manifest], call: Call, reply: CallObservation) -> str:
-    """The sentence(s) a method call returns to the model (TXT-REPLY-1..6).
+    """The sentence(s) a method call returns to the model (TXT-REPLY-1..6, TXT-LAYOUT-8).
 
     Raises ValueError for a reply the scheduler never produces (an unknown outcome, or
     ``activated`` without its block).
@@ -102,11 +126,11 @@ def render_reply(manifests: Mapping[str, Manifest], call: Call, reply: CallObser
         case OutcomeKind.ALREADY_ACTIVE:
             return (
                 f"Plugin `{m}` is already active with {reply.rounds} runs remaining. "
-                "Use `extend_plugin_activation(module_name, rounds)` to keep it visible longer."
+                "Use `extend_plugin_activation(module_name, rounds)` if you need to keep it visible longer."
             )
         case OutcomeKind.ALWAYS_AWAKE:
             need = "need activation" if isinstance(call, Activate) else "need to be extended"
-            return f"Plugin `{m}` is always visible and does not {need}."
+            return f"Plugin `{m}` is always visible and does not {need}. You can use its predefined methods directly."
         case OutcomeKind.NOT_FOUND:
             return f"Plugin `{m}` is missing or disabled."
         case OutcomeKind.EXTENDED:

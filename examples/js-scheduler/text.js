@@ -1,12 +1,15 @@
 'use strict';
 /**
- * The reference text (profile `text`, requirements TXT-BLOCK-* and TXT-REPLY-*): the plugin
- * section of the prompt and the sentences the two methods reply with. Pure functions of the
- * catalogue and an observation from scheduler.js.
+ * The reference text (profile `text`, requirements TXT-BLOCK-*, TXT-REPLY-* and TXT-LAYOUT-*):
+ * the plugin section of the prompt and the sentences the two methods reply with, laid out as
+ * NekroAgent 2.4.0 lays them out (escaping aside). Pure functions of the catalogue and an
+ * observation from scheduler.js.
  *
  * The text profile is optional: a scheduler that renders its own wording claims only
  * `activation`, and the suite then checks the structured views alone.
  */
+
+const { trimBrief } = require('./scheduler');
 
 const SLEEPING_RULE = 'Summary only. Do not guess hidden details. Activate if needed.';
 
@@ -30,45 +33,60 @@ function injectedPrompt(moduleName) {
   return `[prompt injected by ${moduleName}]`;
 }
 
-/** TXT-BLOCK-1: `<plugin name=".." module_name=".." state=".." [rounds_left=".."]>`. */
+/** TXT-BLOCK-1, TXT-LAYOUT-2: `<plugin name=".." module_name=".." call_priority="auto" state=".." [rounds_left=".."]>`. */
 function openTag(plugin, view) {
-  let tag = `<plugin name=${attribute(plugin.name)} module_name=${attribute(plugin.moduleName)} state=${attribute(view.state)}`;
+  let tag = `<plugin name=${attribute(plugin.name)} module_name=${attribute(plugin.moduleName)} call_priority="auto"`
+    + ` state=${attribute(view.state)}`;
   if (view.state === 'active') tag += ` rounds_left="${view.rounds_left}"`;
   if (view.state === 'sleeping') tag += ' rounds_left="0"';
   return `${tag}>`;
 }
 
-/** One `<plugin>` block; `withInjection` adds `<injected_prompt>` (inside activation replies only). */
-function renderBlock(plugin, view, withInjection = false) {
-  const lines = [openTag(plugin, view)];
-  if (view.state === 'sleeping') {
-    // TXT-BLOCK-3: the trimmed brief and the fixed rule, no methods.
-    lines.push(`  <capability_brief>${escapeText(plugin.brief)}</capability_brief>`);
-    lines.push(`  <activation_rule>${SLEEPING_RULE}</activation_rule>`);
-  } else {
-    if (view.hint) lines.push(`  <activation_rule>${escapeText(lastRunHint(plugin.moduleName))}</activation_rule>`);
-    if (withInjection && view.injection_called) {
-      lines.push(`  <injected_prompt>${escapeText(injectedPrompt(plugin.moduleName))}</injected_prompt>`);
-    }
-    // TXT-BLOCK-5: the methods of an awake or active plugin.
-    lines.push('  <predefined_methods>');
-    for (const m of plugin.methods) lines.push(`    - ${escapeText(m.name)} (${m.kind}): ${escapeText(m.description)}`);
-    lines.push('  </predefined_methods>');
-  }
-  lines.push('</plugin>');
-  return lines.join('\n');
+/** TXT-LAYOUT-5: `* name` (plus the marker of agent kinds), the trimmed description below; empty descriptions skipped. */
+function methodList(plugin) {
+  return plugin.methods
+    .filter((m) => m.description !== '')
+    .map((m) => {
+      const marker = m.kind === 'agent' || m.kind === 'multimodal_agent' ? ' - **[AGENT METHOD - STOP AFTER CALL]**' : '';
+      return `* ${escapeText(m.name)}${marker}\n${escapeText(trimBrief(m.description))}`;
+    })
+    .join('\n');
 }
 
-/** The plugin section of one run's prompt: the blocks in order, then the runtime contexts (TXT-BLOCK-6). */
+/** TXT-LAYOUT-4: one slot of the frame, empty or `\n<tag>\nvalue\n</tag>\n`. */
+function element(tag, value) {
+  return value ? `\n<${tag}>\n${value}\n</${tag}>\n` : '';
+}
+
+/**
+ * One `<plugin>` block (TXT-LAYOUT-3): a newline, the open tag, then five slots (brief, sleeping
+ * rule, last-run hint, injected prompt, methods) with fixed separators, then `</plugin>` and a
+ * newline. `withInjection` fills the injected-prompt slot (inside activation replies only).
+ */
+function renderBlock(plugin, view, withInjection = false) {
+  const sleeping = view.state === 'sleeping';
+  const slots = [
+    element('capability_brief', sleeping ? escapeText(plugin.brief) : ''), // TXT-BLOCK-3
+    element('activation_rule', sleeping ? SLEEPING_RULE : ''),
+    element('activation_rule', !sleeping && view.hint ? escapeText(lastRunHint(plugin.moduleName)) : ''), // TXT-BLOCK-4
+    element('injected_prompt', !sleeping && withInjection && view.injection_called
+      ? escapeText(injectedPrompt(plugin.moduleName)) : ''),
+    element('predefined_methods', sleeping ? '' : methodList(plugin)), // TXT-BLOCK-5
+  ];
+  return `\n${openTag(plugin, view)}\n\n${slots[0]}\n\n${slots[1]}\n\n${slots[2]}\n\n${slots[3]}\n${slots[4]}\n\n</plugin>\n`;
+}
+
+/** The plugin section of one run's prompt: blocks joined by a blank line, then the runtime contexts (TXT-LAYOUT-6, -7). */
 function renderRun(catalogue, observation) {
-  const parts = observation.plugins.map((view) => renderBlock(catalogue.get(view.module_name), view));
+  const blocks = observation.plugins.map((view) => renderBlock(catalogue.get(view.module_name), view)).join('\n\n');
+  const contexts = [];
   for (const view of observation.plugins) {
-    if (!view.injection_called) continue; // only awake and active plugins inject
+    if (!view.injection_called) continue; // only awake and active plugins inject (TXT-BLOCK-6)
     const plugin = catalogue.get(view.module_name);
-    parts.push(`<plugin_runtime_context name=${attribute(plugin.name)} module_name=${attribute(plugin.moduleName)}>`
-      + `${escapeText(injectedPrompt(plugin.moduleName))}</plugin_runtime_context>`);
+    contexts.push(`<plugin_runtime_context name=${attribute(plugin.name)} module_name=${attribute(plugin.moduleName)}>\n`
+      + `${escapeText(injectedPrompt(plugin.moduleName))}\n</plugin_runtime_context>`);
   }
-  return parts.join('\n');
+  return contexts.length ? `${blocks}\n\n${contexts.join('\n\n')}` : blocks;
 }
 
 /** The reply sentence(s) of an activate/extend call (TXT-REPLY-1..6). */
@@ -81,9 +99,10 @@ function renderReply(catalogue, event, observation) {
         + `agent step.\n\n${renderBlock(catalogue.get(m), observation.block, true)}`;
     case 'already_active':
       return `Plugin \`${m}\` is already active with ${observation.rounds} runs remaining. `
-        + 'Use `extend_plugin_activation(module_name, rounds)` to keep it visible longer.';
+        + 'Use `extend_plugin_activation(module_name, rounds)` if you need to keep it visible longer.';
     case 'always_awake':
-      return `Plugin \`${m}\` is always visible and does not ${event.cmd === 'activate' ? 'need activation' : 'need to be extended'}.`;
+      return `Plugin \`${m}\` is always visible and does not ${event.cmd === 'activate' ? 'need activation' : 'need to be extended'}.`
+        + ' You can use its predefined methods directly.';
     case 'not_found':
       return `Plugin \`${m}\` is missing or disabled.`;
     case 'extended':

@@ -62,7 +62,7 @@ class ReferenceBesideModel(RuleBasedStateMachine):
                 assert self.manifests[view.module_name].allow_sleep is not False, "ACT-ELIG-1: a protected plugin sleeps"
                 assert not view.injection_called, "ACT-STATE-4: injection called while sleeping"
         for view in observation.plugins:
-            assert f'module_name="{view.module_name}" state="{view.state.value}"' in observation.text, "TXT-BLOCK-1"
+            assert f'module_name="{view.module_name}" call_priority="auto" state="{view.state.value}"' in observation.text, "TXT-BLOCK-1"
         assert observation.text.count("<capability_brief>") == sum(v.brief_shown for v in observation.plugins)
         contexts = _CONTEXT.findall(observation.text)
         assert contexts == [v.module_name for v in observation.plugins if v.injection_called], "TXT-BLOCK-6"

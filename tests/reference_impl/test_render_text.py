@@ -8,7 +8,7 @@ from refimpl_builders import CONV, plugin, protected, sleeper
 from reference_impl.engine import Engine
 from reference_impl.events import OMITTED, Activate, CallObservation, Extend, PluginView, StartRun
 from reference_impl.model import HostConfig, Method, MethodKind, OutcomeKind, PluginState
-from reference_impl.render import render_block, render_reply, render_run
+from reference_impl.render import method_list, render_block, render_reply, render_run
 
 RUN = StartRun(conversation=CONV)
 SLEEPING = PluginView(module_name="w", state=PluginState.SLEEPING, brief_shown=True, methods_shown=False)
@@ -29,37 +29,74 @@ def _engine() -> Engine:
     return engine
 
 
-def test_a_sleeping_block_shows_the_trimmed_brief_the_rule_and_rounds_left_zero_TXT_BLOCK_1_3():
-    """Covers: TXT-BLOCK-1, TXT-BLOCK-3."""
+def test_a_sleeping_block_is_the_frame_with_the_trimmed_brief_and_the_rule_TXT_BLOCK_1_3_TXT_LAYOUT_3():
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-3, TXT-LAYOUT-1, TXT-LAYOUT-2, TXT-LAYOUT-3, TXT-LAYOUT-4."""
     manifest = plugin("w", name="Weather", allow_sleep=True, sleep_brief="  Forecasts.\n")
     assert render_block(manifest, SLEEPING) == (
-        '<plugin name="Weather" module_name="w" state="sleeping" rounds_left="0">\n'
-        "  <capability_brief>Forecasts.</capability_brief>\n"
-        "  <activation_rule>Summary only. Do not guess hidden details. Activate if needed.</activation_rule>\n"
-        "</plugin>"
+        '\n<plugin name="Weather" module_name="w" call_priority="auto" state="sleeping" rounds_left="0">\n\n'
+        "\n<capability_brief>\nForecasts.\n</capability_brief>\n\n\n"
+        "\n<activation_rule>\nSummary only. Do not guess hidden details. Activate if needed.\n</activation_rule>\n"
+        "\n\n\n\n\n\n\n</plugin>\n"
     )
 
 
-def test_an_always_awake_block_has_no_rounds_left_and_lists_the_methods_TXT_BLOCK_1_5():
-    """Covers: TXT-BLOCK-1, TXT-BLOCK-5."""
+def test_an_always_awake_block_is_the_frame_with_only_the_methods_TXT_BLOCK_1_5_TXT_LAYOUT_3():
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-5, TXT-LAYOUT-3, TXT-LAYOUT-5."""
     manifest = plugin("w", name="Weather", methods=(Method(name="get", kind=MethodKind.TOOL, description="Get it."),
                                                      Method(name="ask", kind=MethodKind.AGENT, description="Ask.")))
-    text = render_block(manifest, AWAKE)
-    assert text.splitlines()[0] == '<plugin name="Weather" module_name="w" state="always_awake">'
-    assert "rounds_left" not in text and "activation_rule" not in text and "injected_prompt" not in text
-    methods = text[text.index("<predefined_methods>"):text.index("</predefined_methods>")]
-    assert "get (tool): Get it." in methods and "ask (agent): Ask." in methods
+    assert render_block(manifest, AWAKE) == (
+        '\n<plugin name="Weather" module_name="w" call_priority="auto" state="always_awake">' + "\n" * 10
+        + "<predefined_methods>\n* get\nGet it.\n* ask - **[AGENT METHOD - STOP AFTER CALL]**\nAsk.\n"
+        "</predefined_methods>\n\n\n</plugin>\n"
+    )
 
 
-@pytest.mark.parametrize("rounds", [1, 2, 20])
-def test_an_active_block_carries_rounds_left_and_the_hint_only_at_one_TXT_BLOCK_1_4(rounds):
-    """Covers: TXT-BLOCK-1, TXT-BLOCK-4, ACT-STATE-6."""
+@pytest.mark.parametrize("rounds", [2, 20])
+def test_an_active_block_without_the_hint_is_laid_out_like_an_always_awake_one_TXT_LAYOUT_3(rounds):
+    """Covers: TXT-BLOCK-1, TXT-LAYOUT-3."""
     text = render_block(sleeper("w", name="Weather"), _active(rounds))
-    assert text.splitlines()[0] == f'<plugin name="Weather" module_name="w" state="active" rounds_left="{rounds}">'
-    hint = ("<activation_rule>Last visible run. Call extend_plugin_activation('w') now if you still need it next run."
-            "</activation_rule>")
-    assert (hint in text) is (rounds == 1)
-    assert "<predefined_methods>" in text and "capability_brief" not in text
+    assert text == (f'\n<plugin name="Weather" module_name="w" call_priority="auto" state="active" rounds_left="{rounds}">'
+                    + "\n" * 10 + "<predefined_methods>\n* use_w\nUse w.\n</predefined_methods>\n\n\n</plugin>\n")
+
+
+def test_an_active_block_at_one_run_carries_the_hint_in_its_own_slot_TXT_BLOCK_4_TXT_LAYOUT_3():
+    """Covers: TXT-BLOCK-1, TXT-BLOCK-4, TXT-LAYOUT-3, ACT-STATE-6."""
+    text = render_block(sleeper("w", name="Weather"), _active(1))
+    assert text == (
+        '\n<plugin name="Weather" module_name="w" call_priority="auto" state="active" rounds_left="1">' + "\n" * 7
+        + "<activation_rule>\nLast visible run. Call extend_plugin_activation('w') now if you still need it next run.\n"
+        "</activation_rule>\n\n\n\n\n<predefined_methods>\n* use_w\nUse w.\n</predefined_methods>\n\n\n</plugin>\n"
+    )
+
+
+def test_the_activation_reply_block_fills_the_injected_prompt_slot_TXT_LAYOUT_3():
+    """Covers: TXT-LAYOUT-3, TXT-REPLY-1."""
+    text = render_block(sleeper("w", name="Weather"), _active(2), with_injection=True)
+    assert text == (
+        '\n<plugin name="Weather" module_name="w" call_priority="auto" state="active" rounds_left="2">' + "\n" * 9
+        + "<injected_prompt>\n[prompt injected by w]\n</injected_prompt>\n\n\n"
+        "<predefined_methods>\n* use_w\nUse w.\n</predefined_methods>\n\n\n</plugin>\n"
+    )
+
+
+def test_method_entries_mark_stopping_kinds_trim_descriptions_and_skip_empty_ones_TXT_LAYOUT_5():
+    """Covers: TXT-LAYOUT-5: every kind, a multi-line description, a blank one, an empty one."""
+    methods = (Method(name="t", kind=MethodKind.TOOL, description="  Tool.\n  second line\n"),
+               Method(name="b", kind=MethodKind.BEHAVIOR, description="Behaviour."),
+               Method(name="a", kind=MethodKind.AGENT, description="Agent."),
+               Method(name="mm", kind=MethodKind.MULTIMODAL_AGENT, description="Multimodal."),
+               Method(name="skipped", kind=MethodKind.TOOL, description=""),
+               Method(name="blank", kind=MethodKind.TOOL, description=" \u3000"))
+    assert method_list(plugin("w", methods=methods)) == (
+        "* t\nTool.\n  second line\n* b\nBehaviour.\n* a - **[AGENT METHOD - STOP AFTER CALL]**\nAgent.\n"
+        "* mm - **[AGENT METHOD - STOP AFTER CALL]**\nMultimodal.\n* blank\n")
+
+
+def test_a_plugin_whose_methods_all_lack_a_description_has_no_methods_element_TXT_LAYOUT_3():
+    """Covers: TXT-LAYOUT-3, TXT-LAYOUT-5."""
+    manifest = plugin("w", methods=(Method(name="x", kind=MethodKind.TOOL, description=""),))
+    assert render_block(manifest, AWAKE) == (
+        '\n<plugin name="W" module_name="w" call_priority="auto" state="always_awake">' + "\n" * 11 + "</plugin>\n")
 
 
 def test_text_values_are_xml_escaped_TXT_BLOCK_2():
@@ -67,8 +104,12 @@ def test_text_values_are_xml_escaped_TXT_BLOCK_2():
     brief = 'Use <b> & "quotes"'
     manifest = plugin("w", allow_sleep=True, sleep_brief=brief,
                       methods=(Method(name="m", kind=MethodKind.TOOL, description="a < b && c > d"),))
-    assert "<capability_brief>Use &lt;b&gt; &amp; \"quotes\"</capability_brief>" in render_block(manifest, SLEEPING)
-    assert "m (tool): a &lt; b &amp;&amp; c &gt; d" in render_block(manifest, AWAKE)
+    assert "<capability_brief>\nUse &lt;b&gt; &amp; \"quotes\"\n</capability_brief>" in render_block(manifest, SLEEPING)
+    assert "* m\na &lt; b &amp;&amp; c &gt; d\n" in render_block(manifest, AWAKE)
+
+
+def _open_tag_line(text: str) -> str:
+    return text.split("\n")[1]
 
 
 @pytest.mark.parametrize(("name", "written"), [
@@ -79,26 +120,38 @@ def test_text_values_are_xml_escaped_TXT_BLOCK_2():
 def test_attribute_values_are_escaped_inside_double_quotes_TXT_BLOCK_2(name, written):
     """Covers: TXT-BLOCK-1, TXT-BLOCK-2."""
     text = render_block(plugin("w", name=name), AWAKE)
-    assert text.splitlines()[0] == f'<plugin name="{written}" module_name="w" state="always_awake">'
+    assert _open_tag_line(text) == f'<plugin name="{written}" module_name="w" call_priority="auto" state="always_awake">'
 
 
 def test_a_double_quote_in_an_attribute_value_is_written_as_quot_TXT_BLOCK_2():
     """Covers: TXT-BLOCK-1, TXT-BLOCK-2."""
     text = render_block(plugin("w", name='Say "hi"'), AWAKE)
-    assert text.splitlines()[0] == '<plugin name="Say &quot;hi&quot;" module_name="w" state="always_awake">'
+    assert _open_tag_line(text) == '<plugin name="Say &quot;hi&quot;" module_name="w" call_priority="auto" state="always_awake">'
 
 
 def test_runtime_context_follows_the_blocks_only_for_injecting_awake_or_active_plugins_TXT_BLOCK_6():
-    """Covers: TXT-BLOCK-6, ACT-STATE-4."""
+    """Covers: TXT-BLOCK-6, TXT-LAYOUT-7, ACT-STATE-4."""
     engine = _engine()
     engine.apply(Activate(conversation=CONV, module_name="draw", rounds=2))
     text = engine.apply(RUN).text
-    contexts = [line for line in text.splitlines() if line.startswith("<plugin_runtime_context")]
-    assert contexts == ['<plugin_runtime_context name="Core" module_name="core">[prompt injected by core]'
-                        "</plugin_runtime_context>"]
-    assert text.index("<plugin_runtime_context") > text.rindex("</plugin>")
+    blocks, contexts = text.rsplit("</plugin>\n", 1)
+    assert contexts == '\n\n<plugin_runtime_context name="Core" module_name="core">\n[prompt injected by core]\n</plugin_runtime_context>'
     engine.apply(Activate(conversation=CONV, module_name="weather", rounds=2))
-    assert 'module_name="weather">' in engine.apply(RUN).text.split("</plugin>")[-1]
+    assert engine.apply(RUN).text.endswith(
+        '[prompt injected by core]\n</plugin_runtime_context>\n\n<plugin_runtime_context name="Weather" module_name="weather">'
+        "\n[prompt injected by weather]\n</plugin_runtime_context>")
+
+
+def test_blocks_are_joined_by_a_blank_line_each_starting_and_ending_with_a_newline_TXT_LAYOUT_6():
+    """Covers: TXT-LAYOUT-1, TXT-LAYOUT-6."""
+    engine = Engine()
+    engine.start([sleeper("a"), sleeper("b")], HostConfig(enabled=("a", "b")))
+    text = engine.apply(RUN).text
+    assert text.startswith("\n<plugin ") and text.endswith("</plugin>\n")
+    assert text.count("</plugin>\n\n\n\n<plugin ") == 1
+    empty = Engine()
+    empty.start([], HostConfig())
+    assert empty.apply(RUN).text == ""
 
 
 def test_injected_prompt_appears_only_in_the_activation_reply_TXT_REPLY_1():
@@ -106,8 +159,7 @@ def test_injected_prompt_appears_only_in_the_activation_reply_TXT_REPLY_1():
     engine = _engine()
     reply = engine.apply(Activate(conversation=CONV, module_name="weather", rounds=2)).text
     block = reply.split("\n\n", 1)[1]
-    assert block.splitlines()[:2] == ['<plugin name="Weather" module_name="weather" state="active" rounds_left="2">',
-                                      "  <injected_prompt>[prompt injected by weather]</injected_prompt>"]
+    assert "\n<injected_prompt>\n[prompt injected by weather]\n</injected_prompt>\n" in block
     assert "<injected_prompt>" not in engine.apply(RUN).text
     quiet = engine.apply(Activate(conversation=CONV, module_name="draw", rounds=1)).text
     assert "<injected_prompt>" not in quiet and "Last visible run." in quiet
@@ -125,11 +177,12 @@ EXTEND = Extend(conversation=CONV, module_name="weather")
 @pytest.mark.parametrize(("call", "outcome", "rounds", "sentence"), [
     pytest.param(ACTIVATE, OutcomeKind.ALREADY_ACTIVE, 4,
                  "Plugin `weather` is already active with 4 runs remaining. "
-                 "Use `extend_plugin_activation(module_name, rounds)` to keep it visible longer.", id="TXT-REPLY-2"),
+                 "Use `extend_plugin_activation(module_name, rounds)` if you need to keep it visible longer.", id="TXT-REPLY-2"),
     pytest.param(ACTIVATE, OutcomeKind.ALWAYS_AWAKE, None,
-                 "Plugin `weather` is always visible and does not need activation.", id="TXT-REPLY-3-activate"),
+                 "Plugin `weather` is always visible and does not need activation. You can use its predefined methods directly.", id="TXT-REPLY-3-activate"),
     pytest.param(EXTEND, OutcomeKind.ALWAYS_AWAKE, None,
-                 "Plugin `weather` is always visible and does not need to be extended.", id="TXT-REPLY-3-extend"),
+                 "Plugin `weather` is always visible and does not need to be extended. You can use its predefined methods directly.",
+                 id="TXT-REPLY-3-extend"),
     pytest.param(ACTIVATE, OutcomeKind.NOT_FOUND, None, "Plugin `weather` is missing or disabled.", id="TXT-REPLY-4-activate"),
     pytest.param(EXTEND, OutcomeKind.NOT_FOUND, None, "Plugin `weather` is missing or disabled.", id="TXT-REPLY-4-extend"),
     pytest.param(EXTEND, OutcomeKind.EXTENDED, 9, "Plugin `weather` visibility extended. 9 runs remain.", id="TXT-REPLY-5"),
@@ -146,8 +199,8 @@ def test_the_activated_reply_is_the_sentence_a_blank_line_and_the_block_TXT_REPL
     sentence, block = text.split("\n\n", 1)
     assert sentence == ("Plugin `draw` is now activated for the next 5 runs. The full plugin block is returned below "
                         "and is now the source of truth for this capability. Stop here and continue in the next agent step.")
-    assert block.startswith('<plugin name="Draw" module_name="draw" state="active" rounds_left="5">\n')
-    assert block.endswith("</plugin>")
+    assert block.startswith('\n<plugin name="Draw" module_name="draw" call_priority="auto" state="active" rounds_left="5">\n')
+    assert block.endswith("</plugin>\n")
 
 
 @pytest.mark.parametrize(("rounds", "written"), [
@@ -176,6 +229,7 @@ def test_run_text_is_the_blocks_in_view_order():
     engine = _engine()
     observation = engine.apply(RUN)
     tags = [line for line in observation.text.splitlines() if line.startswith("<plugin ")]
+    assert tags
     assert [t.split('module_name="')[1].split('"')[0] for t in tags] == [v.module_name for v in observation.plugins]
     assert observation.text == render_run({m.module_name: m for m in MANIFESTS}, observation)
 
