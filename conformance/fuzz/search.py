@@ -100,10 +100,15 @@ class FuzzResult:
 
     @property
     def exit_code(self) -> int:
-        """1 when something was found (a disagreement or an error), 130 when interrupted, else 0."""
+        """FAILED when something was found (a disagreement or an error), SIGINT when interrupted, else OK.
+
+        ``pas fuzz`` replaces SIGINT by the signal that actually stopped it (128 + signum).
+        """
+        from conformance.exit_codes import ExitCode
+
         if self.finding is not None or self.hello_error is not None:
-            return 1
-        return 130 if self.interrupted else 0
+            return ExitCode.FAILED
+        return ExitCode.SIGINT if self.interrupted else ExitCode.OK
 
 
 class _Search:

@@ -7,6 +7,7 @@ import sys
 
 from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
+from conformance.exit_codes import ExitCode
 
 HELP = "Fuzz an implementation against the reference; shrink any disagreement into a scenario file."
 
@@ -21,7 +22,8 @@ at every step. The first disagreement (or crash, hang, protocol error) is shrunk
 DIR as fuzz-<hash>.yaml: a scenario that passes on the reference and fails on IMPL.
 
 exit status: 0 nothing found, 1 found (the file's path and the first differing step are
-printed), 2 usage error, 130 interrupted with nothing found"""
+printed), 2 usage error, 128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM,
+129 SIGHUP; what was found so far is still written)"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _usage(message: object) -> int:
     print(f"pas fuzz: {message}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from conformance.adapters.select import BadImplementation, adapter_for
+    from conformance.cli.signals import stop_on_signals
     from conformance.fuzz.progress import Progress
     from conformance.fuzz.search import FuzzOptions, fuzz
     from conformance.fuzz.session import write_finding
@@ -68,15 +71,30 @@ def run(args: argparse.Namespace) -> int:
     options = FuzzOptions(max_examples=args.max_examples, seed=args.seed, time_budget=args.time_budget,
                           profiles=args.profile)
     progress = Progress(sys.stderr, total=args.max_examples, budget=args.time_budget)
-    try:
-        result = fuzz(adapter, options, on_progress=progress.update)
-        summary = write_finding(result, adapter, impl=args.impl, out_dir=args.out)
-    finally:
-        progress.close()
+    with stop_on_signals() as guard:  # SIGINT, SIGTERM, SIGHUP: stop searching, write what was found
         try:
-            adapter.close()
-        except Exception as error:  # noqa: BLE001 - the finding matters more than a clean goodbye
-            print(f"pas fuzz: closing the implementation failed: {error}", file=sys.stderr)
+            result = fuzz(adapter, options, on_progress=progress.update)
+            summary = write_finding(result, adapter, impl=args.impl, out_dir=args.out)
+        finally:
+            _twice(progress.close)
+            _twice(lambda: _close(adapter))
     sys.stdout.write(summary)
     sys.stdout.flush()
+    if result.exit_code == ExitCode.SIGINT and guard.signum is not None:
+        return ExitCode.for_signal(guard.signum)
     return result.exit_code
+
+
+def _twice(action) -> None:
+    """Run ``action``; again if the (single) signal interrupted it."""
+    try:
+        action()
+    except KeyboardInterrupt:
+        action()
+
+
+def _close(adapter) -> None:
+    try:
+        adapter.close()
+    except Exception as error:  # noqa: BLE001 - the finding matters more than a clean goodbye
+        print(f"pas fuzz: closing the implementation failed: {error}", file=sys.stderr)
