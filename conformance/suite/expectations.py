@@ -66,7 +66,7 @@ def _check_run(step: Step, observed: Mapping[str, Any]) -> list[Mismatch]:
 def _check_reply(step: Step, observed: Mapping[str, Any]) -> list[Mismatch]:
     mismatches = [
         Mismatch(pointer=f"/{key}", expected=step.expect[key], actual=observed.get(key, _MISSING))
-        for key in ("outcome", "rounds", "ends_step")
+        for key in CALL_KEYS
         if key in step.expect and observed.get(key, _MISSING) != step.expect[key]
     ]
     if "block" in step.expect:
