@@ -74,7 +74,7 @@ _ALL: Final = (
         ("unknown-strategy-module", "a host-config strategy names a module that is not in the validated set", "fix the module name or remove the strategy"),
         ("strategy-on-protected", "a host-config strategy targets a protected plugin and is ignored", "remove the strategy"),
         ("strategy-without-brief", "strategy allow_sleep on a plugin whose sleep_brief is blank has no effect", "give the plugin a sleep_brief, or remove the strategy"),
-        ("controller-sleepable", "a manifest or host-config strategy would let the scheduler plugin plugin_activation sleep, which it never does (ACT-ELIG-8)", "set allow_sleep: false in its manifest, or remove the strategy"),
+        ("controller-sleepable", "a manifest or host-config strategy would let the scheduler plugin plugin_activation sleep", "set allow_sleep: false in its manifest, or remove the strategy"),
         ("unknown-suppression", "a '# pas: disable=' comment names a code that does not exist", "fix the code's spelling (see the problem codes page)"),
         ("brief-without-allow-sleep", "sleep_brief is set but allow_sleep is not, so the plugin never sleeps by default", "add allow_sleep: true"),
         ("version-not-semver", "version is not Semantic Versioning (MAJOR.MINOR.PATCH)", "write the version as MAJOR.MINOR.PATCH, e.g. 1.0.0"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from conformance.documents.loader import YamlDocument
-from conformance.validate.lint import authoring, brief, graph, host, structure, yaml11
+from conformance.validate.lint import authoring, brief, controller, graph, host, structure, yaml11
 from conformance.validate.lint.facts import HostFacts, ManifestFacts
 from conformance.validate.lint.registry import RULES, LintOptions, Rule, rule
 from reference_impl.problems import Problem
@@ -26,6 +26,9 @@ def check_document(kind: str, doc: YamlDocument, options: LintOptions) -> list[P
         problems.extend(brief.check_manifest(doc, options))
         problems.extend(structure.check_manifest(doc, options))
         problems.extend(authoring.check_manifest(doc, options))
+        problems.extend(controller.check_manifest(doc, options))
+    elif kind == HOST_CONFIG:
+        problems.extend(controller.check_host_config(doc, options))
     return sorted(problems, key=_position)
 
 

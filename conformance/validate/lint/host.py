@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from conformance.validate.lint import controller
 from conformance.validate.lint.facts import HostFacts, ManifestFacts, make_problem
 from conformance.validate.lint.registry import LintOptions
 from reference_impl.problems import Problem
@@ -17,9 +18,12 @@ def check_set(manifests: Sequence[ManifestFacts], hosts: Sequence[HostFacts],
     by_name: dict[str, ManifestFacts] = {}
     for facts in manifests:
         by_name.setdefault(facts.module.name, facts)
+    scheduler = controller.scheduler_module()
     for host in hosts:
         for entry in host.strategies:
             name, where = entry.module.name, entry.module
+            if name == scheduler and entry.strategy == "allow_sleep":
+                continue  # controller-sleepable, a document rule, reports it once
             manifest = by_name.get(name)
             if manifest is None:
                 if name not in options.known_modules:

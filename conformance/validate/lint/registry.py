@@ -108,6 +108,8 @@ _ALL = (
          summary="a host-config strategy targets a protected plugin and is ignored"),
     Rule(code="strategy-without-brief", severity=_W, family="host",
          summary="strategy allow_sleep on a plugin whose sleep_brief is blank has no effect"),
+    Rule(code="controller-sleepable", severity=_E, family="eligibility",
+         summary="a manifest or host-config strategy would let the scheduler plugin plugin_activation sleep"),
     Rule(code="unknown-suppression", severity=_W, family="suppression",
          summary="a '# pas: disable=' comment names a code that does not exist"),
 )
