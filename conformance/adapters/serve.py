@@ -23,7 +23,7 @@ from conformance.adapters.protocol.messages import (
     StartRequest,
     StartResponse,
 )
-from conformance.adapters.protocol.wire import PROTOCOL_VERSION, check_message, decode, encode
+from conformance.adapters.protocol.wire import PROTOCOL_VERSION, CheckedBodies, check_message, decode, encode
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.model import ImplementationInfo
@@ -41,6 +41,7 @@ class Session:
         self.greeted = False
         self.started = False
         self.done = False
+        self._checked = CheckedBodies()
 
     def answer(self, line: bytes) -> dict[str, Any]:
         """The response to one request line (never raises)."""
@@ -50,14 +51,13 @@ class Session:
             return _error(None, "invalid-json", f"request is not JSON: {error}")
         request_id = _request_id(doc)
         try:
-            return self._dispatch(doc).to_json()
+            return self._dispatch(_read_request(doc, line if request_id is not None else None, self._checked)).to_json()
         except _Refused as refusal:
             return _error(request_id, refusal.code, refusal.message)
         except Exception as error:  # an internal bug must still produce an answer, not a traceback
             return _error(request_id, "internal-error", repr(error))
 
-    def _dispatch(self, doc: Any) -> Any:
-        request = _read_request(doc)
+    def _dispatch(self, request: protocol.Request) -> Any:
         if isinstance(request, ByeRequest):
             self.done = True
             return ByeResponse(id=request.id)
@@ -100,15 +100,20 @@ def _request_id(doc: Any) -> int | None:
     return value if type(value) is int and value > 0 else None
 
 
-def _read_request(doc: Any) -> protocol.Request:
-    """The typed request in ``doc``, checked against its schema; raises _Refused."""
+def _read_request(doc: Any, line: bytes | None, checked: CheckedBodies) -> protocol.Request:
+    """The typed request in ``doc``, checked against its schema; raises _Refused.
+
+    ``line`` is the request line when its id is valid: then a body already found valid
+    (``checked``) is not checked again.
+    """
     cmd = doc.get("cmd") if isinstance(doc, dict) else None
     if not isinstance(doc, dict):
         raise _Refused("invalid-request", "a request must be a JSON object")
     if not isinstance(cmd, str) or cmd not in protocol.MESSAGES:
         raise _Refused("unknown-command", f"unknown command {cmd!r}; this implementation speaks "
                        + ", ".join(protocol.COMMANDS))
-    problems = check_message(protocol.request_schema(cmd), doc)
+    schema = protocol.request_schema(cmd)
+    problems = checked.check(schema, doc, line) if line is not None else check_message(schema, doc)
     if problems:
         raise _Refused("invalid-request", "; ".join(f"{p.pointer or '/'}: {p.message}" for p in problems))
     try:

@@ -24,6 +24,7 @@ from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT, Implementa
 from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, HelloResponse, StartRequest
 from conformance.adapters.protocol.wire import (
     PROTOCOL_VERSION,
+    CheckedBodies,
     MessageInvalid,
     Unreadable,
     check_message,
@@ -62,6 +63,7 @@ class StdioAdapter:
         self._info: ImplementationInfo | None = None
         self._greeting: HelloRequest | None = None  # a hello sent by begin(), not answered yet
         self._started = False
+        self._checked = CheckedBodies()
 
     @property
     def pid(self) -> int | None:
@@ -187,7 +189,7 @@ class StdioAdapter:
     def _receive(self, process: Child, request: Any, deadline: float) -> dict[str, Any]:
         """The validated successful response to ``request``; on any failure, kills the process and raises."""
         try:
-            return _check_response(request, self._read(process, request.cmd, deadline))
+            return _check_response(request, self._read(process, request.cmd, deadline), self._checked)
         except ImplementationFailed as failure:
             tail = process.last_words(_STDERR_WAIT)
             self._discard()
@@ -212,8 +214,11 @@ class StdioAdapter:
         return cast(bytes, raw)
 
 
-def _check_response(request: Any, raw: bytes) -> dict[str, Any]:
-    """The response on ``raw`` if it answers ``request`` correctly; raises ImplementationFailed."""
+def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[str, Any]:
+    """The response on ``raw`` if it answers ``request`` correctly; raises ImplementationFailed.
+
+    Its schema is checked once per distinct body (``checked`` remembers the valid ones).
+    """
     cmd = request.cmd
     try:
         doc = decode(raw)
@@ -233,7 +238,7 @@ def _check_response(request: Any, raw: bytes) -> dict[str, Any]:
         raise ImplementationFailed(reason=f"response to {cmd!r} has no boolean 'ok'", detail=f"the line: {raw[:200]!r}")
     schema = protocol.response_schema(cmd, doc)
     try:
-        problems = check_message(schema, doc)
+        problems = checked.check(schema, doc, raw) if response_id is not None else check_message(schema, doc)
     except RecursionError:  # parsed, but too deep for the schema check to walk
         raise ImplementationFailed(reason=f"response to {cmd!r} is unreadable: nesting too deep",
                                    detail=f"too deep to check against {schema}") from None

@@ -25,7 +25,8 @@ from conformance.adapters.protocol.messages import (
     StartRequest,
     StartResponse,
 )
-from conformance.adapters.protocol.wire import Unreadable, check_message, decode, encode
+from conformance.adapters.protocol import wire
+from conformance.adapters.protocol.wire import CheckedBodies, Unreadable, check_message, decode, encode
 from conformance.adapters.serve import Session, serve
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
@@ -215,6 +216,50 @@ def test_decode_says_why_a_line_is_unreadable(line: bytes, reason: str) -> None:
 def test_decode_reads_what_is_just_within_the_limits() -> None:
     assert decode(b"[" * 500 + b"]" * 500) is not None
     assert decode(b'{"id":' + b"7" * 4300 + b"}")["id"] % 10 == 7
+
+
+def counted_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The schemas check_message is really called with, from now on."""
+    calls: list[str] = []
+    real = wire.check_message
+    monkeypatch.setattr(wire, "check_message", lambda schema, doc: calls.append(schema) or real(schema, doc))
+    return calls
+
+
+def test_a_body_found_valid_is_not_checked_again_whatever_its_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls, checked = counted_checks(monkeypatch), CheckedBodies()
+    for request_id in (3, 4, 5):
+        line = b'{"id":%d,"cmd":"run","conversation":"main"}' % request_id
+        assert checked.check("protocol/run-request", json.loads(line), line) == []
+    assert calls == ["protocol/run-request"]
+    line = b'{"id":6,"cmd":"run","conversation":"other"}'
+    assert checked.check("protocol/run-request", json.loads(line), line) == []
+    assert calls == ["protocol/run-request"] * 2
+
+
+def test_an_invalid_body_is_checked_every_time_and_so_is_a_line_without_a_leading_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls, checked = counted_checks(monkeypatch), CheckedBodies()
+    bad = b'{"id":3,"cmd":"run","conversation":"main","extra":1}'
+    assert checked.check("protocol/run-request", json.loads(bad), bad) != []
+    assert checked.check("protocol/run-request", json.loads(bad), bad) != []
+    late = b'{"cmd":"run","conversation":"main","id":3}'
+    checked.check("protocol/run-request", json.loads(late), late)
+    checked.check("protocol/run-request", json.loads(late), late)
+    assert len(calls) == 4
+
+
+def test_a_body_valid_for_one_schema_is_still_checked_against_another() -> None:
+    checked = CheckedBodies()
+    line = b'{"id":3,"ok":true,"result":{}}'
+    assert checked.check("protocol/start-response", json.loads(line), line) == []
+    assert checked.check("protocol/run-response", json.loads(line), line) != []
+
+
+def test_the_reference_server_refuses_a_bad_id_even_on_a_body_it_has_seen() -> None:
+    *_, good, bad = answers(HELLO, START, '{"id":3,"cmd":"run","conversation":"main"}',
+                            '{"id":0,"cmd":"run","conversation":"main"}')
+    assert good["ok"] is True
+    assert (bad["ok"], bad["id"], bad["error"]["code"]) == (False, None, "invalid-request")
 
 
 def test_encode_writes_one_compact_utf8_line() -> None:

@@ -10,6 +10,7 @@ which set its ``cmd`` and its schema ``protocol/<cmd>-request`` / ``protocol/<cm
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -99,6 +100,35 @@ class Unreadable(PasError, ValueError):
         self.reason = reason
         self.detail = detail
         super().__init__(detail if reason == "not JSON" else f"{reason}: {detail}")
+
+
+class CheckedBodies:
+    """Remembers message bodies found valid, so that a body seen again is not checked again.
+
+    Most messages of a suite repeat but for their id (a ``run`` in the same state, a ``start``
+    with the same plugins). The body is the line after the id: ``{"id":7,"ok":...}`` and
+    ``{"id":8,"ok":...}`` share it. Only a line whose id the caller has already found to be a
+    positive integer may be passed to :meth:`check`: the cache stands for the rest of the line.
+    Keys are 16-byte BLAKE2b digests, at most ``limit`` of them (then it starts over).
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self._limit = limit
+        self._valid: set[tuple[str, bytes]] = set()
+
+    def check(self, schema: str, doc: Any, line: bytes) -> list[Problem]:
+        """:func:`check_message` of ``doc``, read from ``line`` — or ``[]`` at once for a body already found valid."""
+        key = None
+        if line.startswith(b'{"id":') and (comma := line.find(b",", 6)) > 0:
+            key = (schema, hashlib.blake2b(memoryview(line)[comma:], digest_size=16).digest())
+            if key in self._valid:
+                return []
+        problems = check_message(schema, doc)
+        if key is not None and not problems:
+            if len(self._valid) >= self._limit:
+                self._valid.clear()
+            self._valid.add(key)
+        return problems
 
 
 def _reject_constant(name: str) -> Any:
