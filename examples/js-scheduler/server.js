@@ -15,6 +15,8 @@ const { BadInput, applyEvent, initialState, readCatalogue } = require('./schedul
 const { renderReply, renderRun } = require('./text');
 
 const PROTOCOL_VERSION = 1;
+// Strict UTF-8 (fatal): one decoder for every line (decode() without {stream} keeps no state).
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const INFO = { name: 'pas-js-example', version: '1.0.0', language: 'javascript' };
 
 // The fields each command may carry besides `id` and `cmd`: name -> [type, required].
@@ -86,8 +88,8 @@ class Session {
   answer(line) {
     let doc;
     try {
-      // Strict UTF-8 (fatal) and strict JSON (JSON.parse has no NaN or Infinity).
-      doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(line));
+      // Strict UTF-8 and strict JSON (JSON.parse has no NaN or Infinity).
+      doc = JSON.parse(UTF8.decode(line));
     } catch (error) {
       return { id: null, ok: false, error: { message: `request is not JSON: ${error.message}`, code: 'invalid-json' } };
     }
