@@ -32,7 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     explain.add_argument("host_config", metavar="HOSTCONFIG", help="the host config file (YAML or JSON)")
     explain.add_argument("module", metavar="MODULE", nargs="?",
                          help="one plugin's module_name (default: every loaded plugin)")
-    explain.add_argument("--plugins", required=True, metavar="DIR", help="folder holding the plugin manifests")
+    explain.add_argument("--plugins", default=None, metavar="DIR",
+                      help="folder of plugin manifests, searched recursively (default: the bundled examples, "
+                           "conformance/examples/plugins)")
     explain.add_argument("--set", action="append", default=[], dest="overrides", metavar="MODULE.KEY=VALUE",
                          help="command-line override (repeatable; VALUE is JSON when it parses)")
     explain.add_argument("-f", "--format", choices=("text", "json"), default="text",
@@ -85,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the merged config(s); exit 1 when the shown config has errors, 2 on usage or I/O errors."""
     from conformance.tools.host_plan import USAGE_CODES, exit_code, format_problem, load_host_inputs, locate, plan_of
 
-    inputs, problems = load_host_inputs(args.host_config, args.plugins)
+    from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
+
+    inputs, problems = load_host_inputs(args.host_config, args.plugins or EXAMPLE_PLUGINS)
     if inputs is None or exit_code(problems) == 2:
         print("\n".join(format_problem(p) for p in problems), file=sys.stderr)
         return 2

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Show which scenarios cover each requirement; fail when a requirement is uncovered."
 
 _EPILOG = """\
@@ -26,7 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="check the requirements of these profiles (repeatable; default: activation, text and host)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATH",
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("-f", "--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
 
 
 def _cited(row: Any) -> str:
@@ -65,10 +68,11 @@ def run(args: argparse.Namespace) -> int:
     for problem in [*problems, *requirement_problems]:
         print(f"pas coverage: {problem}", file=sys.stderr)
     if problems or requirement_problems:
-        return 2
+        return ExitCode.USAGE
+    from conformance.cli.commands._output import write_report
+
     coverage = check_coverage(scenarios, requirements, args.profile or DEFAULT_PROFILES)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(coverage.to_json(), ensure_ascii=False, indent=2) + "\n")
-    else:
-        sys.stdout.write(_text(coverage))
-    return 0 if coverage.ok else 1
+    report = json.dumps(coverage.to_json(), ensure_ascii=False, indent=2) + "\n" if args.format == "json" else _text(coverage)
+    if not write_report(report, args.output, command="coverage"):
+        return ExitCode.USAGE
+    return ExitCode.OK if coverage.ok else ExitCode.FAILED

@@ -26,7 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     plan = commands.add_parser("plan", help="load order, setup order and every problem of a host config",
                                description=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     plan.add_argument("host_config", metavar="HOSTCONFIG", help="the host config file (YAML or JSON)")
-    plan.add_argument("--plugins", required=True, metavar="DIR", help="folder holding the plugin manifests")
+    plan.add_argument("--plugins", default=None, metavar="DIR",
+                      help="folder of plugin manifests, searched recursively (default: the bundled examples, "
+                           "conformance/examples/plugins)")
     plan.add_argument("--set", action="append", default=[], dest="overrides", metavar="MODULE.KEY=VALUE",
                       help="command-line config override (repeatable; VALUE is JSON when it parses)")
     plan.add_argument("-f", "--format", choices=("text", "json"), default="text", help="output format (default: text)")
@@ -61,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
     from conformance.tools.host_plan import USAGE_CODES, exit_code, format_problem, load_host_inputs, locate, plan_of
     from reference_impl.catalogue import DuplicateModule
 
-    inputs, problems = load_host_inputs(args.host_config, args.plugins)
+    from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
+
+    inputs, problems = load_host_inputs(args.host_config, args.plugins or EXAMPLE_PLUGINS)
     if inputs is None or exit_code(problems) == 2:
         print("\n".join(format_problem(p) for p in problems), file=sys.stderr)
         return exit_code(problems) or 1

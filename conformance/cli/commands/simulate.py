@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Run a short script on the reference scheduler and show, run by run, what the model sees."
 
 _EPILOG = """\
@@ -35,7 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", dest="script_file", metavar="FILE", help="read the script from FILE")
     parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests (default: the bundled examples)")
     parser.add_argument("--host", metavar="FILE", help="host config file (default: see below)")
-    parser.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    parser.add_argument("-f", "--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--text", action="store_true", help="show the reference prompt text and reply text")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
@@ -67,18 +70,18 @@ def run(args: argparse.Namespace) -> int:
 
     if args.script is not None and args.script_file is not None:
         print("pas simulate: give the script as an argument or with --script, not both", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     color, stderr_color = _use_color(args.color, sys.stdout), _use_color(args.color, sys.stderr)
     text, name, problems = _script(args)
     if text is None:
         sys.stderr.write(render_problems(problems, color=stderr_color))
-        return 2
+        return ExitCode.USAGE
     result = simulate(text, plugins=args.plugins, host=args.host, script_name=name, text=args.text)
     sys.stderr.write(render_problems(result.problems, result.script_problems, color=stderr_color))
     if not result.ok:
-        return 2
-    if args.format == "json":
-        sys.stdout.write(render_json(result))
-    else:
-        sys.stdout.write(render_steps(result, text=args.text, color=color))
-    return 0
+        return ExitCode.USAGE
+    from conformance.cli.commands._output import write_report
+
+    report = render_json(result) if args.format == "json" else render_steps(result, text=args.text,
+                                                                            color=color and args.output is None)
+    return ExitCode.OK if write_report(report, args.output, command="simulate") else ExitCode.USAGE
