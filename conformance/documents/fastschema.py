@@ -114,6 +114,11 @@ def _string(schema: dict[str, Any], instance: str) -> bool:
     return check is None or check(instance)
 
 
+def _keeps_base(schema: dict[str, Any], base: str) -> bool:
+    """False for an embedded resource: a subschema whose own ``$id`` gives its refs another base URI."""
+    return "$id" not in schema or urldefrag(urljoin(base, schema["$id"])).url == base
+
+
 class FastPath:
     """The "certainly valid" walk over the schemas of one ``referencing`` registry.
 
@@ -123,6 +128,7 @@ class FastPath:
     def __init__(self, registry: Any) -> None:
         self._registry = registry
         self._targets: dict[tuple[str, str], tuple[Any, str] | None] = {}
+        self._walkable: dict[tuple[int, str], bool] = {}
 
     def certainly_valid(self, uri: str, instance: Any) -> bool:
         """Whether ``instance`` certainly satisfies the schema at ``uri``; False means "ask jsonschema".
@@ -174,7 +180,7 @@ class FastPath:
             return True
         if not isinstance(schema, dict):
             return False
-        if "$ref" in schema:
+        if "$ref" in schema and _keeps_base(schema, base):
             found = self._target(schema["$ref"], base)
             if found is not None and self._certainly_fails(found[0], instance, found[1]):
                 return True
@@ -234,14 +240,23 @@ class FastPath:
         items = schema.get("items", True)
         return all(self._valid(items, item, base) for item in instance)
 
+    @staticmethod
+    def _can_walk(schema: Any, base: str) -> bool:
+        """Whether the fast path handles every keyword of ``schema`` and its refs resolve against ``base``."""
+        if not isinstance(schema, dict) or not HANDLED_KEYWORDS.issuperset(schema):
+            return False
+        return _keeps_base(schema, base)
+
     def _valid(self, schema: Any, instance: Any, base: str) -> bool:
         """True only if ``instance`` certainly satisfies ``schema``, whose refs resolve against ``base``."""
         if schema is True:
             return True
-        if not isinstance(schema, dict) or not HANDLED_KEYWORDS.issuperset(schema):
+        key = (id(schema), base)  # every schema lives in the registry this object keeps: ids stay unique
+        walkable = self._walkable.get(key)
+        if walkable is None:
+            walkable = self._walkable[key] = self._can_walk(schema, base)
+        if not walkable:
             return False
-        if "$id" in schema and urldefrag(urljoin(base, schema["$id"])).url != base:
-            return False  # an embedded resource with its own base URI
         kind = schema.get("type")
         if kind is not None:
             kinds = kind if isinstance(kind, list) else [kind]

@@ -91,3 +91,16 @@ def test_deep_documents_and_reference_cycles_defer_instead_of_raising():
 def test_a_pattern_that_is_not_ecma_262_defers_instead_of_raising():
     registry, uri = _registry({"$schema": DRAFT_2020_12, "pattern": "(?P<name>a)"})
     assert FastPath(registry).certainly_valid(uri, "a") is False
+
+
+def test_a_branch_with_its_own_id_is_never_taken_as_certainly_failing_by_a_ref_read_against_the_outer_base():
+    # By the spec the inner ref names the inner integer, so 1 matches both branches and oneOf fails.
+    # jsonschema 4.26 checks later oneOf branches (and not, if) with evolve(), which does not enter
+    # the subresource, and reads the ref against the root (a string): it says valid. Not a vendored
+    # case, because the two disagree; the fast path must not decide it either way.
+    schema = {"$schema": DRAFT_2020_12, "$id": "http://localhost:1234/draft2020-12/oneof.json",
+              "$defs": {"n": {"type": "string"}},
+              "oneOf": [{"type": "integer"}, {"$id": "nested/oneof.json", "$defs": {"n": {"type": "integer"}},
+                                              "$ref": "#/$defs/n"}]}
+    registry, uri = _registry(schema)
+    assert FastPath(registry).certainly_valid(uri, 1) is False
