@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from conformance.documents.fastschema import certainly_valid  # noqa: E402
-from conformance.documents.schemas import validator  # noqa: E402
+from conformance.documents.fastschema import certainly_valid
+from conformance.documents.schemas import validator
 
 Corpus = list[tuple[str, object]]
 

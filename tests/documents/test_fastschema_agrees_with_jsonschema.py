@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.documents.loader import load_documents
 from conformance.documents.fastschema import certainly_valid
+from conformance.documents.loader import load_documents
 from conformance.documents.schemas import validator
 
 CORPUS = Path(__file__).resolve().parents[1] / "validate" / "corpus"
