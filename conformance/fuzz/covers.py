@@ -68,16 +68,6 @@ def argument_covers(rounds: Any) -> tuple[str, ...]:
     return ("ACT-ARG-3",) if rounds > 20 else ()
 
 
-def _field(pointer: str) -> tuple[str, str | None]:
-    """(field, module) of a mismatch pointer: "/plugins/alpha/hint" -> ("hint", "alpha")."""
-    if pointer.startswith("/plugins ("):
-        return pointer[len("/plugins ("):-1], None
-    parts = pointer.strip("/").split("/")
-    if parts[0] == "plugins":
-        return (parts[2] if len(parts) > 2 else "shown"), parts[1]
-    return parts[0].split(" ")[0], None
-
-
 def _history(case: Case, index: int) -> list[str]:
     """Requirements suggested by what happened before step ``index``."""
     before = case.events[:index]
@@ -154,7 +144,7 @@ def derive_covers(case: Case, found: Disagreement, host: HostConfig) -> tuple[st
     ids: list[str] = []
     expected = found.expected or {}
     for mismatch in found.mismatches:
-        field, module = _field(mismatch.pointer)
+        field, module = mismatch.field, mismatch.subject or None
         if isinstance(event, StartRun):
             ids += _run_field(field, module, expected, case, host)
         elif isinstance(event, (Activate, Extend)):

@@ -98,7 +98,7 @@ def headline(found: Disagreement) -> str:
         return f"errored: {found.reason}"
     first = found.mismatches[0]
     actual = first.to_json()["actual"]
-    return f"{first.pointer}: expected {_short(first.expected)}, got {_short(actual)}"
+    return f"{first.where}: expected {_short(first.expected)}, got {_short(actual)}"
 
 
 def _title(found: Disagreement, provenance: Provenance) -> str:
@@ -118,7 +118,7 @@ def _description(case: Case, found: Disagreement, provenance: Provenance) -> str
     if found.verdict is Verdict.ERRORED:
         lines.append(f"The implementation errored: {found.reason}" + (f" ({found.detail})" if found.detail else ""))
     else:
-        lines += [f"{m.pointer}: expected {_short(m.expected)}, got {_short(m.to_json()['actual'])}"
+        lines += [f"{m.where}: expected {_short(m.expected)}, got {_short(m.to_json()['actual'])}"
                   for m in found.mismatches]
     return "\n".join(lines)
 
@@ -143,7 +143,7 @@ def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -
             step["covers"] = list(covers)
         step.update(expectation(event, observed, text=provenance.text))
         steps.append(step)
-    text_only = found.verdict is Verdict.FAILED and all(m.pointer.startswith("/text") for m in found.mismatches)
+    text_only = found.verdict is Verdict.FAILED and all(m.field == "text" for m in found.mismatches)
     doc: dict[str, Any] = {
         "id": f"fuzz-{case.digest}",
         "title": _title(found, provenance),

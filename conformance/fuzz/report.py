@@ -34,7 +34,7 @@ def _finding_lines(result: FuzzResult) -> list[str]:
     else:
         for mismatch in found.mismatches[:_SHOWN_MISMATCHES]:
             actual = mismatch.to_json()["actual"]
-            lines.append(f"    {mismatch.pointer}: expected {_value(mismatch.expected)}, got {_value(actual)}")
+            lines.append(f"    {mismatch.where}: expected {_value(mismatch.expected)}, got {_value(actual)}")
         if len(found.mismatches) > _SHOWN_MISMATCHES:
             lines.append(f"    ... and {len(found.mismatches) - _SHOWN_MISMATCHES} more differences")
     steps = len(finding.case.events)

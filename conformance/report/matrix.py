@@ -79,7 +79,8 @@ def _detail(doc: Mapping[str, Any]) -> str:
         first = mismatches[0] if mismatches and isinstance(mismatches[0], Mapping) else {}
         where = f"step {failure.get('step')}"
         if first:
-            return (f"{where}: {first.get('pointer') or '/'} expected {_short(first.get('expected'))}, "
+            about = f" ({first['subject']})" if first.get("subject") else ""
+            return (f"{where}: {first.get('pointer') or '/'}{about} expected {_short(first.get('expected'))}, "
                     f"got {_short(first.get('actual'))}")
         return where
     if isinstance(error, Mapping):

@@ -44,15 +44,15 @@ def _missing(mismatch: Mismatch) -> bool:
 def mismatch_lines(mismatch: Mismatch) -> list[str]:
     """One line per simple difference; a unified diff for differing multi-line texts."""
     expected, actual = mismatch.expected, mismatch.actual
-    if mismatch.pointer == "/text" and isinstance(expected, str) and isinstance(actual, str):
+    if mismatch.field == "text" and mismatch.check == "equals" and isinstance(expected, str) and isinstance(actual, str):
         diff = difflib.unified_diff(expected.splitlines(), actual.splitlines(), "expected", "actual", lineterm="", n=1)
         return ["/text differs from the expected text:", *(f"  {line}" for line in diff)]
-    if mismatch.pointer == "/text (contains)":
+    if mismatch.field == "text" and mismatch.check == "contains":
         return [f"/text should contain {show(expected)}", f"  text was {show(actual, 400)}"]
-    if mismatch.pointer == "/text (not_contains)":
-        return [f"/text should contain {expected.removeprefix('no ')} but does not", f"  text was {show(actual, 400)}"]
+    if mismatch.field == "text" and mismatch.check == "not_contains":
+        return [f"/text should not contain {expected.removeprefix('no ')} but does", f"  text was {show(actual, 400)}"]
     got = "(missing)" if _missing(mismatch) else show(actual)
-    return [f"{mismatch.pointer or '/'}: expected {show(expected)}, got {got}"]
+    return [f"{mismatch.where}: expected {show(expected)}, got {got}"]
 
 
 def _view(view: Any) -> str:

@@ -8,10 +8,11 @@ and plugins, orders and configs exactly, provenance layers when the host reports
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.suite.scenario import HostExpectation, Step, TextExpectation
+from reference_impl.problems import pointer_join
 
 RUN_KEYS = ("state", "rounds_left", "hint", "brief_shown", "methods_shown", "injection_called")
 CALL_KEYS = ("outcome", "rounds", "ends_step")
@@ -20,52 +21,76 @@ _MISSING = object()
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Mismatch:
-    """One difference: where in the observation, what was expected, what came back."""
+    """One difference between an expectation and an observation.
 
+    ``field`` is the kind of expectation (``state``, ``rounds_left``, ``hint``, ``shown``,
+    ``order``, ``outcome``, ``rounds``, ``ends_step``, ``block``, ``text``, ``events``,
+    ``problems``, ``load_order``, ``setup_order``, ``config``, ``provenance`` ...), which is what
+    :mod:`conformance.suite.attribution` maps to requirements; ``pointer`` is an RFC 6901
+    pointer into the observation; ``subject`` names the plugin a view expectation is about;
+    ``check`` says how the two were compared when it is not plain equality (``contains``,
+    ``not_contains``, ``presence``, ``count``, ``set``).
+    """
+
+    field: str
     pointer: str
     expected: Any
     actual: Any
+    subject: str = ""
+    check: str = "equals"
+
+    @property
+    def where(self) -> str:
+        """The pointer with what it is about, for people: ``/plugins/2/state (weather)``."""
+        about = ", ".join(part for part in (self.subject, "" if self.check == "equals" else self.check) if part)
+        return f"{self.pointer or '/'}" + (f" ({about})" if about else "")
 
     def __str__(self) -> str:
         actual = "(missing)" if self.actual is _MISSING else repr(self.actual)
-        return f"{self.pointer}: expected {self.expected!r}, got {actual}"
+        return f"{self.where}: expected {self.expected!r}, got {actual}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"pointer": self.pointer, "expected": self.expected,
-                "actual": None if self.actual is _MISSING else self.actual}
+        return {"field": self.field, "pointer": self.pointer, "subject": self.subject, "check": self.check,
+                "expected": self.expected, "actual": None if self.actual is _MISSING else self.actual}
 
 
-def _compare_view(pointer: str, expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[Mismatch]:
+def _compare_view(pointer: str, expected: Mapping[str, Any], actual: Mapping[str, Any],
+                  subject: str = "") -> list[Mismatch]:
     return [
-        Mismatch(pointer=f"{pointer}/{key}", expected=value, actual=actual.get(key, _MISSING))
+        Mismatch(field=key, pointer=f"{pointer}/{key}", subject=subject, expected=value, actual=actual.get(key, _MISSING))
         for key, value in expected.items()
         if actual.get(key, _MISSING) != value
     ]
 
 
 def _check_run(step: Step, observed: Mapping[str, Any]) -> list[Mismatch]:
-    views = {v.get("module_name"): v for v in observed.get("plugins", []) if isinstance(v, Mapping)}
-    order = [v.get("module_name") for v in observed.get("plugins", []) if isinstance(v, Mapping)]
+    listed = observed.get("plugins", [])
+    views = {v.get("module_name"): (i, v) for i, v in enumerate(listed) if isinstance(v, Mapping)}
+    order = [v.get("module_name") for v in listed if isinstance(v, Mapping)]
     mismatches: list[Mismatch] = []
     for module, expected in step.expect.items():
-        pointer = f"/plugins/{module}"
         if expected == "absent":
             if module in views:
-                mismatches.append(Mismatch(pointer=pointer, expected="absent", actual=views[module].get("state")))
+                index, view = views[module]
+                mismatches.append(Mismatch(field="shown", pointer=f"/plugins/{index}", subject=module, check="presence",
+                                           expected="absent", actual=view.get("state")))
         elif module not in views:
-            mismatches.append(Mismatch(pointer=pointer, expected=dict(expected), actual="absent"))
+            mismatches.append(Mismatch(field="shown", pointer="/plugins", subject=module, check="presence",
+                                       expected=dict(expected), actual="absent"))
         else:
-            mismatches += _compare_view(pointer, expected, views[module])
+            index, view = views[module]
+            mismatches += _compare_view(f"/plugins/{index}", expected, view, subject=module)
     if step.shown is not None and sorted(step.shown) != sorted(order):
-        mismatches.append(Mismatch(pointer="/plugins (shown)", expected=sorted(step.shown), actual=sorted(order)))
+        mismatches.append(Mismatch(field="shown", pointer="/plugins", check="set",
+                                   expected=sorted(step.shown), actual=sorted(order)))
     if step.order is not None and list(step.order) != order:
-        mismatches.append(Mismatch(pointer="/plugins (order)", expected=list(step.order), actual=order))
+        mismatches.append(Mismatch(field="order", pointer="/plugins", check="order", expected=list(step.order), actual=order))
     return mismatches
 
 
 def _check_reply(step: Step, observed: Mapping[str, Any]) -> list[Mismatch]:
     mismatches = [
-        Mismatch(pointer=f"/{key}", expected=step.expect[key], actual=observed.get(key, _MISSING))
+        Mismatch(field=key, pointer=f"/{key}", expected=step.expect[key], actual=observed.get(key, _MISSING))
         for key in CALL_KEYS
         if key in step.expect and observed.get(key, _MISSING) != step.expect[key]
     ]
@@ -73,21 +98,22 @@ def _check_reply(step: Step, observed: Mapping[str, Any]) -> list[Mismatch]:
         expected, actual = step.expect["block"], observed.get("block")
         if expected is None or not isinstance(actual, Mapping):
             if expected != actual:
-                mismatches.append(Mismatch(pointer="/block", expected=expected, actual=actual))
+                mismatches.append(Mismatch(field="block", pointer="/block", expected=expected, actual=actual))
         else:
-            mismatches += _compare_view("/block", expected, actual)
+            mismatches += [replace(m, field="block") for m in _compare_view("/block", expected, actual)]
     return mismatches
 
 
 def check_text(expectation: TextExpectation, text: Any) -> list[Mismatch]:
     """Compare a rendered text with its expectation."""
     if not isinstance(text, str):
-        return [Mismatch(pointer="/text", expected="a text", actual=text)]
+        return [Mismatch(field="text", pointer="/text", expected="a text", actual=text)]
     mismatches = []
     if expectation.equals is not None and text != expectation.equals:
-        mismatches.append(Mismatch(pointer="/text", expected=expectation.equals, actual=text))
-    mismatches += [Mismatch(pointer="/text (contains)", expected=s, actual=text) for s in expectation.contains if s not in text]
-    mismatches += [Mismatch(pointer="/text (not_contains)", expected=f"no {s!r}", actual=text)
+        mismatches.append(Mismatch(field="text", pointer="/text", expected=expectation.equals, actual=text))
+    mismatches += [Mismatch(field="text", pointer="/text", check="contains", expected=s, actual=text)
+                   for s in expectation.contains if s not in text]
+    mismatches += [Mismatch(field="text", pointer="/text", check="not_contains", expected=f"no {s!r}", actual=text)
                    for s in expectation.not_contains if s in text]
     return mismatches
 
@@ -114,7 +140,7 @@ def _first_difference(expected: tuple[Mapping[str, Any], ...], actual: list[Any]
 def _check_events(expected: tuple[Mapping[str, Any], ...], actual: Any) -> list[Mismatch]:
     """The first position that differs, and the counts when they differ: enough to see what went wrong."""
     if not isinstance(actual, list):
-        return [Mismatch(pointer="/events", expected="a list of events", actual=actual)]
+        return [Mismatch(field="events", pointer="/events", expected="a list of events", actual=actual)]
     index = _first_difference(expected, actual)
     if index is None:
         return []
@@ -123,9 +149,10 @@ def _check_events(expected: tuple[Mapping[str, Any], ...], actual: Any) -> list[
     else:
         want = dict(expected[index])
         got = _project(actual[index], want) if index < len(actual) else _MISSING
-    mismatches = [Mismatch(pointer=f"/events/{index}", expected=want, actual=got)]
+    mismatches = [Mismatch(field="events", pointer=f"/events/{index}", expected=want, actual=got)]
     if len(actual) != len(expected):
-        mismatches.append(Mismatch(pointer="/events (count)", expected=len(expected), actual=len(actual)))
+        mismatches.append(Mismatch(field="events", pointer="/events", check="count", expected=len(expected),
+                                   actual=len(actual)))
     return mismatches
 
 
@@ -166,14 +193,14 @@ def _match(expected: list[Mapping[str, Any]], actual: list[Any]) -> dict[int, in
 
 def _check_problems(expected: tuple[Mapping[str, Any], ...], actual: Any) -> list[Mismatch]:
     if not isinstance(actual, list):
-        return [Mismatch(pointer="/problems", expected="a list of problems", actual=actual)]
+        return [Mismatch(field="problems", pointer="/problems", expected="a list of problems", actual=actual)]
     matched = _match(list(expected), actual)
     missing = [dict(p) for i, p in enumerate(expected) if i not in matched]
     taken = set(matched.values())
     extra = [_project(p, {"code": 0, "severity": 0, "plugins": 0}) for i, p in enumerate(actual) if i not in taken]
     if not missing and not extra:
         return []
-    return [Mismatch(pointer="/problems", expected=[dict(p) for p in expected],
+    return [Mismatch(field="problems", pointer="/problems", check="set", expected=[dict(p) for p in expected],
                      actual={"missing": missing, "unexpected": extra})]
 
 
@@ -181,13 +208,14 @@ def _check_provenance(expected: Mapping[str, str], actual: Any) -> list[Mismatch
     if actual is _MISSING:  # HOST-CFG-6 is a SHOULD: a host that keeps no provenance is not wrong
         return []
     if not isinstance(actual, Mapping):
-        return [Mismatch(pointer="/provenance", expected="a mapping of pointers", actual=actual)]
+        return [Mismatch(field="provenance", pointer="/provenance", expected="a mapping of pointers", actual=actual)]
     mismatches = []
     for pointer, layer in expected.items():
         entry = actual.get(pointer)
         got = entry.get("layer", _MISSING) if isinstance(entry, Mapping) else _MISSING
         if got != layer:
-            mismatches.append(Mismatch(pointer=f"/provenance ({pointer})", expected=layer, actual=got))
+            mismatches.append(Mismatch(field="provenance", pointer=pointer_join(pointer_join("/provenance", pointer), "layer"),
+                                       expected=layer, actual=got))
     return mismatches
 
 
@@ -201,9 +229,10 @@ def check_host(expectation: HostExpectation, observed: Mapping[str, Any]) -> lis
     for key in ("load_order", "setup_order"):
         wanted = getattr(expectation, key)
         if wanted is not None and observed.get(key, _MISSING) != list(wanted):
-            mismatches.append(Mismatch(pointer=f"/{key}", expected=list(wanted), actual=observed.get(key, _MISSING)))
+            mismatches.append(Mismatch(field=key, pointer=f"/{key}", expected=list(wanted),
+                                       actual=observed.get(key, _MISSING)))
     if expectation.config is not None and observed.get("config", _MISSING) != expectation.config:
-        mismatches.append(Mismatch(pointer="/config", expected=expectation.config,
+        mismatches.append(Mismatch(field="config", pointer="/config", expected=expectation.config,
                                    actual=observed.get("config", _MISSING)))
     if expectation.provenance is not None:
         mismatches += _check_provenance(expectation.provenance, observed.get("provenance", _MISSING))
@@ -216,7 +245,7 @@ def check_step(step: Step, observed: Mapping[str, Any], *, text: bool) -> list[M
     ``text`` says whether the implementation claims the text profile (text checks only then).
     """
     if not isinstance(observed, Mapping):
-        return [Mismatch(pointer="", expected="an observation object", actual=observed)]
+        return [Mismatch(field="observation", pointer="", expected="an observation object", actual=observed)]
     if step.is_host:
         return check_host(step.host, observed) if step.host is not None else []
     mismatches = _check_run(step, observed) if step.action == "run" else _check_reply(step, observed)

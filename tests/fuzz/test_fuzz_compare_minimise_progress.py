@@ -28,7 +28,7 @@ def test_equal_observations_have_no_differences_and_extra_keys_are_ignored():
 def test_a_differing_field_is_reported_with_its_pointer():
     actual = {"plugins": [{**_VIEW, "injection_called": True}]}
     [mismatch] = differences(0, _RUN, {"plugins": [_VIEW]}, actual, text=False)
-    assert (mismatch.pointer, mismatch.expected, mismatch.actual) == ("/plugins/alpha/injection_called", False, True)
+    assert (mismatch.field, mismatch.subject, mismatch.expected, mismatch.actual) == ("injection_called", "alpha", False, True)
 
 
 def test_the_text_is_compared_only_when_the_text_profile_is_claimed():

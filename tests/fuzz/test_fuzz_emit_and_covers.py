@@ -75,7 +75,7 @@ def test_a_document_that_breaks_the_schema_is_not_written(tmp_path):
 def test_a_text_only_difference_makes_a_scenario_that_needs_the_text_profile():
     case = _case(StartRun(conversation="main"))
     found = Disagreement(verdict=Verdict.FAILED, index=0, event=case.events[0], expected={"plugins": []},
-                         mismatches=(Mismatch(pointer="/text", expected="a", actual="b"),))
+                         mismatches=(Mismatch(field="text", pointer="/text", expected="a", actual="b"),))
     assert scenario_document(case, found, _PROVENANCE)["profiles"] == ["activation", "text"]
 
 

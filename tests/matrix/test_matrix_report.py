@@ -29,7 +29,7 @@ def _jsonl(name: str, results: list[ScenarioResult]) -> str:
 
 
 FAILURE = StepFailure(index=2, action="run", note="", event={"cmd": "run"}, breaks=("ACT-B",),
-                      mismatches=(Mismatch(pointer="/plugins/weather/state", expected="active", actual="sleeping"),))
+                      mismatches=(Mismatch(field="state", pointer="/plugins/0/state", subject="weather", expected="active", actual="sleeping"),))
 GOOD = _jsonl("good", [_result("s1", "passed", ("ACT-A",)), _result("s2", "passed", ("ACT-A", "ACT-B")),
                        _result("s3", "passed", ())])
 BAD = _jsonl("bad", [_result("s1", "passed", ("ACT-A",)), _result("s2", "failed", ("ACT-A", "ACT-B"), failure=FAILURE),
@@ -50,7 +50,7 @@ def test_a_report_is_read_back_with_its_identity_outcomes_and_requirement_verdic
     assert problems == [] and run.label == "bad 0.1.0" and run.language == "go"
     assert {sid: cell.outcome for sid, cell in run.cells.items()} == {"s1": "passed", "s2": "failed", "s3": "errored"}
     assert run.verdicts == {"ACT-A": "passed", "ACT-B": "failed"}  # s2's failure broke ACT-B only
-    assert run.cells["s2"].detail == "step 2: /plugins/weather/state expected \"active\", got \"sleeping\""
+    assert run.cells["s2"].detail == "step 2: /plugins/0/state (weather) expected \"active\", got \"sleeping\""
     assert run.cells["s3"].detail == "no response to 'run' within 5 s"
 
 

@@ -43,7 +43,7 @@ def mixed() -> RunResult:
 def test_the_text_report_shows_the_diff_of_a_failure_and_the_reason_of_the_others(mixed):
     text = render(mixed, "text")
     assert "FAILED  runner-count-three-runs" in text
-    assert "/plugins/weather/rounds_left: expected 3, got 2" in text
+    assert "/plugins/1/rounds_left (weather): expected 3, got 2" in text
     assert 'sent     {"cmd": "run", "conversation": "main"}' in text
     assert "breaks   ACT-COUNT-2" in text
     assert "ERRORED runner-unknown-not-found" in text and "KeyError" in text
@@ -83,7 +83,8 @@ def test_json_lines_hold_one_object_per_scenario_then_the_summary(mixed):
     failed = lines[1]
     assert failed["outcome"] == "failed"
     assert failed["failure"]["step"] == 2
-    assert failed["failure"]["mismatches"] == [{"pointer": "/plugins/weather/rounds_left", "expected": 3, "actual": 2}]
+    assert failed["failure"]["mismatches"] == [{"field": "rounds_left", "pointer": "/plugins/1/rounds_left", "subject": "weather",
+                                                 "check": "equals", "expected": 3, "actual": 2}]
     assert lines[2]["error"]["reason"].endswith("raised KeyError")
     summary = lines[-1]
     assert summary["counts"]["stale"] == 1 and summary["exit_code"] == 1
@@ -145,7 +146,7 @@ def test_the_failure_text_is_a_unified_diff_for_a_differing_whole_text():
     from conformance.suite.expectations import Mismatch
     from conformance.report.text import mismatch_lines
 
-    lines = mismatch_lines(Mismatch(pointer="/text", expected="a\nb\nc", actual="a\nB\nc"))
+    lines = mismatch_lines(Mismatch(field="text", pointer="/text", expected="a\nb\nc", actual="a\nB\nc"))
     assert lines[0] == "/text differs from the expected text:"
     assert "  -b" in lines and "  +B" in lines
 

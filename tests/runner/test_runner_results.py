@@ -33,7 +33,8 @@ def test_a_failure_names_the_first_differing_step_the_event_and_the_difference()
     failure = result.failure
     assert (failure.index, failure.action, failure.note) == (2, "run", "the activation run did not count")
     assert failure.event == {"cmd": "run", "conversation": "main"}
-    assert [(m.pointer, m.expected, m.actual) for m in failure.mismatches] == [("/plugins/weather/rounds_left", 3, 2)]
+    assert [(m.field, m.subject, m.expected, m.actual) for m in failure.mismatches] == [("rounds_left", "weather", 3, 2)]
+    assert failure.mismatches[0].pointer.endswith("/rounds_left") and failure.mismatches[0].pointer.startswith("/plugins/")
     assert failure.source.line is not None and failure.source.path.endswith("count-three-runs.yaml")
 
 
@@ -148,7 +149,8 @@ def test_text_expectations_are_checked_only_when_the_text_profile_is_claimed():
     with_text = run_scenario(InProcessAdapter(lambda: _WrongText(BOTH)), scenario, profiles=BOTH)
     assert without.outcome is Outcome.PASSED
     assert with_text.outcome is Outcome.FAILED
-    assert with_text.failure.mismatches[0].pointer == "/text (contains)"
+    first = with_text.failure.mismatches[0]
+    assert (first.field, first.pointer, first.check) == ("text", "/text", "contains")
 
 
 def test_listed_failures_become_xfailed_and_listed_passes_become_stale():
