@@ -13,6 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+
 def _command_modules() -> list[str]:
     """Module names under conformance/cli/commands, each one subcommand (``serve_reference`` -> ``serve-reference``)."""
     import pkgutil
@@ -22,9 +23,6 @@ def _command_modules() -> list[str]:
     return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_"))
 
 from conformance.exit_codes import ExitCode
-
-# Kept for callers of the old names; new code uses ExitCode.
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE
 
 
 def build_parser() -> argparse.ArgumentParser:

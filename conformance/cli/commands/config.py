@@ -7,6 +7,8 @@ import json
 import os
 import sys
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Plugin configuration tools: 'explain' shows a plugin's merged config and the layer of every value."
 
 EPILOG = """\
@@ -67,7 +69,7 @@ def _table(name: str, rows: list[tuple[str, str, str, str]]) -> str:
 
 
 def _render(names, plan, inputs, located, fmt: str) -> str:
-    from conformance.tools.host_plan import provenance_source, format_problem
+    from conformance.tools.host_plan import format_problem, provenance_source
 
     if fmt == "json":
         plugins = {}
@@ -86,22 +88,21 @@ def _render(names, plan, inputs, located, fmt: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Print the merged config(s); exit 1 when the shown config has errors, 2 on usage or I/O errors."""
     from conformance.tools.host_plan import USAGE_CODES, exit_code, format_problem, load_host_inputs, locate, plan_of
-
     from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
 
     inputs, problems = load_host_inputs(args.host_config, args.plugins or EXAMPLE_PLUGINS)
-    if inputs is None or exit_code(problems) == 2:
+    if inputs is None or exit_code(problems) == ExitCode.USAGE:
         print("\n".join(format_problem(p) for p in problems), file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     plan = plan_of(inputs, os.environ, args.overrides)
     usage = [p for p in plan.problems if p.code in USAGE_CODES]
     if usage:
         print("\n".join(f"pas config explain: {p.message}" for p in usage), file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     if args.module is not None and args.module not in plan.configs:
         loaded = ", ".join(plan.load_order) or "none"
         print(f"pas config explain: plugin '{args.module}' is not loaded (loaded: {loaded})", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     names = [args.module] if args.module else list(plan.load_order)
     shown = [p for p in plan.problems
              if set(p.plugins) & set(names) and p.code.startswith(("env-", "override-", "invalid-config"))]

@@ -7,6 +7,8 @@ import json
 import os
 import sys
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Host profile tools: 'plan' shows load order, setup order and every problem of a host config."
 
 EPILOG = """\
@@ -61,23 +63,22 @@ def _json(plan, located, skipped_files) -> str:
 def run(args: argparse.Namespace) -> int:
     """Print the plan; exit 1 when it has errors, 2 when an input cannot be read."""
     from conformance.tools.host_plan import USAGE_CODES, exit_code, format_problem, load_host_inputs, locate, plan_of
+    from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
     from reference_impl.catalogue import DuplicateModule
 
-    from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
-
     inputs, problems = load_host_inputs(args.host_config, args.plugins or EXAMPLE_PLUGINS)
-    if inputs is None or exit_code(problems) == 2:
+    if inputs is None or exit_code(problems) == ExitCode.USAGE:
         print("\n".join(format_problem(p) for p in problems), file=sys.stderr)
-        return exit_code(problems) or 1
+        return exit_code(problems) or ExitCode.FAILED
     try:
         plan = plan_of(inputs, os.environ, args.overrides)
     except DuplicateModule as error:  # load_plugin_dir drops duplicates; kept as a guard
         print(f"pas host plan: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     usage = [p for p in plan.problems if p.code in USAGE_CODES]
     if usage:
         print("\n".join(f"pas host plan: {p.message}" for p in usage), file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     located = [locate(p, inputs) for p in plan.problems]
     print(_json(plan, located, problems) if args.format == "json" else _text(plan, located, problems))
-    return max(exit_code(problems), exit_code(located))
+    return ExitCode.worst(exit_code(problems), exit_code(located))

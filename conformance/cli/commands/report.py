@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from conformance.cli.commands._output import write_report
+from conformance.exit_codes import ExitCode
 
 HELP = "Make a compatibility matrix or a badge from saved JSON-lines results (pas run --format json)."
 
@@ -43,7 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _fail(message: str) -> int:
     print(f"pas report: {message}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE
 
 
 def _load(paths: list[str]):  # -> (runs, problems) or None after printing why
@@ -69,12 +70,12 @@ def _load(paths: list[str]):  # -> (runs, problems) or None after printing why
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    from conformance.suite.coverage import load_requirements
     from conformance.report.matrix import build_matrix
+    from conformance.suite.coverage import load_requirements
 
     loaded = _load(args.results)
     if loaded is None:
-        return 2
+        return ExitCode.USAGE
     runs, problems = loaded
     fmt = args.format or ("html" if (args.output or "").lower().endswith((".html", ".htm")) else "markdown")
     if fmt == "html":
@@ -83,8 +84,8 @@ def _matrix(args: argparse.Namespace) -> int:
         from conformance.report.matrix_md import render_matrix
     matrix = build_matrix(runs, load_requirements()[0])
     if not write_report(render_matrix(matrix), args.output, command="report"):
-        return 2
-    return 1 if problems else 0
+        return ExitCode.USAGE
+    return ExitCode.FAILED if problems else ExitCode.OK
 
 
 def _badge(args: argparse.Namespace) -> int:
@@ -92,14 +93,14 @@ def _badge(args: argparse.Namespace) -> int:
 
     loaded = _load([args.results])
     if loaded is None:
-        return 2
+        return ExitCode.USAGE
     (run,), problems = loaded
     entries = ((cell.outcome, run.needs.get(sid, ())) for sid, cell in run.cells.items())
     badge = make_badge(tally(entries, run.profiles), said_hello=run.said_hello, interrupted=run.interrupted)
     fmt = args.format or ("svg" if (args.output or "").lower().endswith(".svg") else "json")
     if not write_report(svg(badge) if fmt == "svg" else endpoint_json(badge), args.output, command="report"):
-        return 2
-    return 1 if problems else 0
+        return ExitCode.USAGE
+    return ExitCode.FAILED if problems else ExitCode.OK
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ import sys
 
 from conformance.cli.commands._args import positive
 from conformance.cli.commands._output import write_report
+from conformance.exit_codes import ExitCode
 
 HELP = "Check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)."
 _FORMATS = ("text", "json", "github", "junit", "sarif")
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as error:  # noqa: BLE001 - the promise is: no traceback, exit 2
         print(f"pas validate: internal error: {type(error).__name__}: {error} (a bug in pas; please report it)",
               file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -79,15 +80,15 @@ def _run(args: argparse.Namespace) -> int:
     if not args.paths:
         print("pas validate: give at least one PATH (a file, directory or glob); see pas validate --help",
               file=sys.stderr)
-        return 2
-    from conformance.validate.suppress import ConfigError
+        return ExitCode.USAGE
     from conformance.validate.check import Kind, Settings, check_paths
+    from conformance.validate.suppress import ConfigError
 
     try:
         config = _config(args)
     except ConfigError as error:
         print(f"pas validate: config error: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     settings = Settings(config=config, kind=Kind(_KINDS[args.kind]) if args.kind else None, jobs=args.jobs or 0)
     outcome = check_paths(args.paths, settings)
     return _report(outcome, args)
@@ -128,7 +129,7 @@ def _report(outcome, args: argparse.Namespace) -> int:
     color = fmt == "text" and use_color(args.color, stream_is_tty, os.environ)
     text = render(outcome, fmt, color=color, strict=args.strict, quiet=args.quiet)
     if not write_report(text, args.output or None, command="validate"):
-        return 2
+        return ExitCode.USAGE
     return outcome.exit_code(strict=args.strict)
 
 
@@ -139,4 +140,4 @@ def _list_rules() -> int:
     for rule in RULES.values():
         note = "" if rule.suppressible else " (not suppressible)"
         print(f"{rule.code:<{width}}  {rule.severity.value:<7}  {rule.summary}{note}")
-    return 0
+    return ExitCode.OK
