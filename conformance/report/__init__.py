@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # keep ``import conformance.report.<other>`` light
@@ -26,9 +27,16 @@ def render(run: RunResult, fmt: str, *, color: bool = False) -> str:
     return module.render(run, color=color)
 
 
-def use_color(stream: IO[str]) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org)."""
-    if os.environ.get("NO_COLOR"):
+def use_color(mode: str, stream: IO[str], environ: Mapping[str, str] | None = None) -> bool:
+    """The one colour policy of every command's ``--color`` (``auto``, ``always``, ``never``).
+
+    ``auto`` colours only a terminal, and never when NO_COLOR is set to anything (no-color.org)
+    or TERM is ``dumb``; ``always`` and ``never`` are taken at their word.
+    """
+    if mode != "auto":
+        return mode == "always"
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR") or environ.get("TERM") == "dumb":
         return False
     try:
         return stream.isatty()

@@ -1,6 +1,6 @@
 """Renderers for ``pas validate`` problems: text, json, github; junit and sarif live beside.
 
-Every renderer takes the :class:`~conformance.validate.check.Outcome` and returns the whole report
+Every renderer takes the :class:`~conformance.validate.check.Validation` and returns the whole report
 as a string; choosing the format, the colours and the stream is the command's job.
 """
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from reference_impl.problems import Problem, Severity
 
 if TYPE_CHECKING:
-    from conformance.validate.check import Outcome
+    from conformance.validate.check import Validation
 
 FORMATS = ("text", "json", "github", "junit", "sarif")
 _COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
@@ -25,14 +25,7 @@ def default_format(environ: Mapping[str, str]) -> str:
     return "github" if environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def use_color(mode: str, is_tty: bool, environ: Mapping[str, str]) -> bool:
-    """Colour for ``always``; for ``auto`` only on a terminal, without NO_COLOR and not TERM=dumb."""
-    if mode != "auto":
-        return mode == "always"
-    return is_tty and not environ.get("NO_COLOR") and environ.get("TERM") != "dumb"
-
-
-def render(outcome: Outcome, fmt: str, *, color: bool = False, strict: bool = False, quiet: bool = False) -> str:
+def render(outcome: Validation, fmt: str, *, color: bool = False, strict: bool = False, quiet: bool = False) -> str:
     """The report in format ``fmt`` (one of FORMATS); raises ValueError for another name."""
     if fmt == "text":
         return render_text(outcome, color=color, quiet=quiet)
@@ -51,7 +44,7 @@ def render(outcome: Outcome, fmt: str, *, color: bool = False, strict: bool = Fa
     raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
-def summary(outcome: Outcome) -> str:
+def summary(outcome: Validation) -> str:
     """One line: how many problems of each severity, files and documents."""
     counts = outcome.counts
     plural = {"error": "errors", "warning": "warnings", "info": "info"}
@@ -71,7 +64,7 @@ def _text_line(problem: Problem, color: bool) -> str:
     return f"{where}{severity} {_BOLD}{problem.code}{_RESET} {problem.message}{pointer}"
 
 
-def render_text(outcome: Outcome, *, color: bool = False, quiet: bool = False) -> str:
+def render_text(outcome: Validation, *, color: bool = False, quiet: bool = False) -> str:
     """``path:line:col: severity code message [pointer]`` per problem, then a summary line."""
     lines = [_text_line(problem, color) for problem in outcome.problems]
     if not quiet:
@@ -89,7 +82,7 @@ def problem_json(problem: Problem) -> dict:
     return doc
 
 
-def render_json(outcome: Outcome, *, strict: bool = False) -> str:
+def render_json(outcome: Validation, *, strict: bool = False) -> str:
     """One JSON object: version, summary counts and every problem."""
     import json
 
@@ -125,7 +118,7 @@ def github_line(problem: Problem) -> str:
     return f"::{_GITHUB_LEVEL[problem.severity]} {','.join(properties)}::{_escape_data(message)}"
 
 
-def render_github(outcome: Outcome, *, quiet: bool = False) -> str:
+def render_github(outcome: Validation, *, quiet: bool = False) -> str:
     """One workflow command per problem (errors, warnings, notices), then the summary line."""
     lines = [github_line(problem) for problem in outcome.problems]
     if not quiet:

@@ -8,17 +8,17 @@ from xml.etree import ElementTree
 from reference_impl.problems import Problem, Severity
 
 if TYPE_CHECKING:
-    from conformance.validate.check import Outcome
+    from conformance.validate.check import Validation
 
 
-def _grouped(outcome: Outcome) -> dict[str, list[Problem]]:
+def _grouped(outcome: Validation) -> dict[str, list[Problem]]:
     groups: dict[str, list[Problem]] = {path: [] for path in outcome.paths}
     for problem in outcome.problems:
         groups.setdefault(problem.source.path if problem.source else "", []).append(problem)
     return groups
 
 
-def render_junit(outcome: Outcome, *, strict: bool = False) -> str:
+def render_junit(outcome: Validation, *, strict: bool = False) -> str:
     """A ``<testsuites>`` document; errors (and warnings with ``strict``) are failures, the rest system-out."""
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
     groups = _grouped(outcome)

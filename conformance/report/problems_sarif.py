@@ -10,7 +10,7 @@ from conformance.validate.lint.registry import RULES
 from reference_impl.problems import Problem, Severity
 
 if TYPE_CHECKING:
-    from conformance.validate.check import Outcome
+    from conformance.validate.check import Validation
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -48,7 +48,7 @@ def _rules() -> list[dict[str, Any]]:
     ]
 
 
-def render_sarif(outcome: Outcome) -> str:
+def render_sarif(outcome: Validation) -> str:
     """One SARIF log with one run; each problem is a result pointing at its rule by id and index."""
     from reference_impl import __version__
 

@@ -70,7 +70,7 @@ class FileResult:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Outcome:
+class Validation:
     """The result of a whole ``pas validate`` run."""
 
     problems: tuple[Problem, ...] = ()
@@ -244,7 +244,7 @@ def check_file(target: Target, settings: Settings) -> FileResult:
                       hosts=tuple(hosts), suppressions=suppressions, documents=checked, skipped=len(docs) - checked)
 
 
-def check_paths(paths: Sequence[str], settings: Settings = Settings()) -> Outcome:
+def check_paths(paths: Sequence[str], settings: Settings = Settings()) -> Validation:
     """Validate every file the paths name, then the set rules across all of them."""
     targets, problems = collect_targets(paths)
     results = _check_all(targets, settings)
@@ -255,7 +255,7 @@ def check_paths(paths: Sequence[str], settings: Settings = Settings()) -> Outcom
     by_path = {r.path: r.suppressions for r in results if r.suppressions is not None}
     kept = (*problems, *apply_suppressions(found, by_path, settings.config))
     counts = {level.value: sum(p.severity is level for p in kept) for level in Severity}
-    return Outcome(problems=kept, paths=tuple(t.path for t in targets), files=len(targets),
+    return Validation(problems=kept, paths=tuple(t.path for t in targets), files=len(targets),
                    documents=sum(r.documents for r in results), skipped=sum(r.skipped for r in results), counts=counts)
 
 

@@ -72,9 +72,12 @@ class _Tty(io.StringIO):
 
 def test_colour_is_used_on_a_terminal_unless_no_color_is_set(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert use_color(_Tty()) and not use_color(io.StringIO())
+    monkeypatch.delenv("TERM", raising=False)
+    assert use_color("auto", _Tty()) and not use_color("auto", io.StringIO())
+    assert not use_color("auto", _Tty(), {"TERM": "dumb"})
+    assert use_color("always", io.StringIO(), {"NO_COLOR": "1"}) and not use_color("never", _Tty(), {})
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not use_color(_Tty())
+    assert not use_color("auto", _Tty())
 
 
 def test_json_lines_hold_one_object_per_scenario_then_the_summary(mixed):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from xml.etree import ElementTree
 
 import pytest
 
 from conformance.validate.lint.registry import RULES
-from conformance.report.problems import FORMATS, default_format, github_line, render, use_color
+from conformance.report.problems import FORMATS, default_format, github_line, render
 from reference_impl.problems import Problem, Severity, SourceLocation
 from conformance.validate.check import check_paths
 from validate_helpers import BRIEF, manifest, write
@@ -94,6 +95,9 @@ def test_every_format_renders_an_empty_outcome(tmp_path):
 def test_format_and_colour_defaults_follow_the_environment():
     assert default_format({"GITHUB_ACTIONS": "true"}) == "github"
     assert default_format({"GITHUB_ACTIONS": "false"}) == "text"
-    assert use_color("auto", True, {}) and not use_color("auto", False, {})
-    assert not use_color("auto", True, {"NO_COLOR": "1"}) and not use_color("auto", True, {"TERM": "dumb"})
-    assert use_color("always", False, {"NO_COLOR": "1"}) and not use_color("never", True, {})
+    from conformance.report import use_color
+
+    tty = type("Tty", (io.StringIO,), {"isatty": lambda self: True})()
+    assert use_color("auto", tty, {}) and not use_color("auto", io.StringIO(), {})
+    assert not use_color("auto", tty, {"NO_COLOR": "1"}) and not use_color("auto", tty, {"TERM": "dumb"})
+    assert use_color("always", io.StringIO(), {"NO_COLOR": "1"}) and not use_color("never", tty, {})

@@ -93,24 +93,28 @@ def run(args: argparse.Namespace) -> int:
     from conformance.suite.runner import select_scenarios
     from conformance.suite.scenario import load_suite
 
+    try:  # first, so that a cmd: implementation starts up while the suite loads (closed on every path below)
+        adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages, start_early=True)
+    except BadImplementation as error:
+        return _usage([error])
     scenarios, problems = load_suite(args.scenario)
     if problems:
+        _close(adapter)
         return _usage(problems)
     expected: dict[str, str] = {}
     if args.expected_failures:
         expected, problems = load_expected_failures(args.expected_failures, {s.id for s in scenarios})
         if problems:
+            _close(adapter)
             return _usage(problems)
     try:
         selected = select_scenarios(scenarios, keyword=args.keyword, profiles=args.profile)
     except BadKeyword as error:
+        _close(adapter)
         return _usage([error])
     if not selected:
+        _close(adapter)
         return _usage([_nothing_selected(args, scenarios)])
-    try:
-        adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages)
-    except BadImplementation as error:
-        return _usage([error])
     return _run_and_report(args, adapter, selected, expected)
 
 
@@ -122,7 +126,7 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
     from conformance.report.stream import ReportSink
     from conformance.suite.runner import RunLimits, run_suite
 
-    color = args.output is None and args.format == "text" and use_color(sys.stdout)
+    color = args.output is None and args.format == "text" and use_color("auto", sys.stdout)
     sink = ReportSink(args.format, args.output, color=color)
     progress = RunProgress(sys.stderr, total=len(selected), max_time=args.max_time, enabled=False if args.quiet else None)
     limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures)

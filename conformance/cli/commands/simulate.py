@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _use_color(choice: str, stream: object) -> bool:
     from conformance.report import use_color
 
-    return choice == "always" if choice != "auto" else use_color(stream)
+    return use_color(choice, stream)
 
 
 def _script(args: argparse.Namespace) -> tuple[str | None, str, tuple]:

@@ -122,11 +122,11 @@ def _config(args: argparse.Namespace):  # -> Config
 
 
 def _report(outcome, args: argparse.Namespace) -> int:
-    from conformance.report.problems import default_format, render, use_color
+    from conformance.report import use_color
+    from conformance.report.problems import default_format, render
 
     fmt = args.format or default_format(os.environ)
-    stream_is_tty = args.output is None and sys.stdout.isatty()
-    color = fmt == "text" and use_color(args.color, stream_is_tty, os.environ)
+    color = fmt == "text" and args.output is None and use_color(args.color, sys.stdout)
     text = render(outcome, fmt, color=color, strict=args.strict, quiet=args.quiet)
     if not write_report(text, args.output or None, command="validate"):
         return ExitCode.USAGE
