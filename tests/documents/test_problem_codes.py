@@ -36,7 +36,7 @@ def _strings(node: ast.AST) -> list[str]:
 
 
 def _emitted_literals() -> dict[str, str]:
-    """Code literals where problems are made: ``code=...`` keywords, and kebab-case arguments of *problem* helpers."""
+    """Code literals where problems are made: ``code=...`` keywords, and kebab-case arguments of problem, warning, error and note helpers."""
     emitted: dict[str, str] = {}
     for relative, text in _sources():
         for node in ast.walk(ast.parse(text)):
@@ -44,7 +44,7 @@ def _emitted_literals() -> dict[str, str]:
                 continue
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None) or ""
             candidates = [s for kw in node.keywords if kw.arg == "code" for s in _strings(kw.value) if KEBAB.match(s)]
-            if "problem" in name.lower() or name == "_misplaced":
+            if re.search(r"problem|warning|error|note|misplaced", name.lower()):
                 candidates += [s for arg in node.args for s in _strings(arg) if KEBAB.match(s)]
             for code in candidates:
                 emitted.setdefault(code, f"{relative}:{node.lineno}")
