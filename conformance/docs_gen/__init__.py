@@ -26,6 +26,8 @@ class GeneratedSite:
 
     files: Mapping[str, str] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
+    # Requirement IDs and fixed strings the Chinese pages show in English for want of a translation.
+    missing_zh: frozenset[str] = frozenset()
 
 
 def _load(path: Path) -> tuple[Any, list[Problem]]:
@@ -65,6 +67,7 @@ def _protocol_key(name: str) -> tuple[int, int, str]:
 
 
 def _schema_pages(schemas_dir: Path, known: frozenset[str]) -> tuple[dict[str, str], list[Problem]]:
+    from conformance.docs_gen.i18n import t
     from conformance.docs_gen.schema_pages import combined_page, schema_index_page, schema_page
 
     docs, problems = _schema_docs(schemas_dir)
@@ -72,25 +75,61 @@ def _schema_pages(schemas_dir: Path, known: frozenset[str]) -> tuple[dict[str, s
     files = {d.page: schema_page(d, by_id, known) for d in docs if d.page != "schemas/protocol.md"}
     protocol = [d for d in docs if d.page == "schemas/protocol.md"]
     if protocol:
-        files["schemas/protocol.md"] = combined_page("Protocol messages", (
+        files["schemas/protocol.md"] = combined_page(t("Protocol messages"), t(
             "Every message of the JSON-lines stdio protocol has a JSON Schema under "
             "`spec/schemas/protocol/`; the runner checks what an implementation sends against them "
             "(and, with `--check-messages`, what it sends itself). The conversation they make up is "
-            "described, with a worked transcript, on the [Protocol](../../protocol.md) page."),
+            "described, with a worked transcript, on the [Protocol](../../protocol.md) page; the "
+            "requirements each message serves are listed [here](../protocol-requirements.md)."),
             protocol, by_id, known)
     files["schemas/index.md"] = schema_index_page(docs)
     return files, problems
 
 
-def generate() -> GeneratedSite:
-    """Build every generated page from the bundled spec, the bundled suite and the lint registry."""
+def _pages(sources: dict[str, Any]) -> tuple[dict[str, str], list[Problem]]:
+    """Every Markdown page, in the current language (conformance.docs_gen.i18n.language)."""
+    from conformance.adapters.protocol import MESSAGES
+    from conformance.cli.main import build_parser
+    from conformance.docs_gen.cli_pages import cli_page
     from conformance.docs_gen.lint_pages import lint_rules_page
+    from conformance.docs_gen.protocol_pages import message_requirements, protocol_requirements_page
     from conformance.docs_gen.scenario_pages import coverage_of, scenario_catalogue, scenario_page_of
     from conformance.docs_gen.spec_pages import decision_tables_page, specification_page
-    from conformance.docs_gen.timeline import overview_timelines
+    from conformance.exit_codes import ExitCode
+    from conformance.suite.scenario import SUITE_DIR
     from conformance.validate.lint.registry import RULES
-    from conformance.suite.scenario import SUITE_DIR, load_suite
     from reference_impl.spec_files import spec_dir, spec_version
+
+    requirements, semantics, scenarios = sources["requirements"], sources["semantics"], sources["scenarios"]
+    ids = [r["id"] for r in requirements["requirements"]]
+    known = frozenset(ids)
+    schema_files, problems = _schema_pages(spec_dir() / "schemas", known)
+    semantics_schema = _load(spec_dir() / "schemas" / "semantics.schema.yaml")[0] or {}
+    schemas = {d.name: d.contents for d in _schema_docs(spec_dir() / "schemas")[0]}
+    files = {
+        "specification.md": specification_page(requirements, coverage_of(scenarios), spec_version(),
+                                               scenario_page_of(scenarios, SUITE_DIR)),
+        "decision-tables.md": decision_tables_page(semantics, semantics_schema, known),
+        "lint-rules.md": lint_rules_page(RULES.values()),
+        "cli.md": cli_page(build_parser(), [(c.name, c.value) for c in ExitCode]),
+        "protocol-requirements.md": protocol_requirements_page(message_requirements(MESSAGES, schemas, scenarios, ids)),
+        **scenario_catalogue(scenarios, SUITE_DIR),
+        **schema_files,
+    }
+    return files, problems
+
+
+def generate() -> GeneratedSite:
+    """Build every generated page, in English and in Simplified Chinese (``page.zh.md``), and the pictures.
+
+    The Chinese pages take the requirement texts from spec/requirements.zh.yaml and the fixed
+    strings from conformance/docs_gen/vocabulary.zh.yaml; whatever is missing there falls back to
+    English (see ``chinese_gaps``).
+    """
+    from conformance.docs_gen.i18n import chinese, language
+    from conformance.docs_gen.timeline import overview_timelines
+    from conformance.suite.scenario import load_suite
+    from reference_impl.spec_files import spec_dir
 
     requirements, problems = _load(spec_dir() / "requirements.yaml")
     semantics, found = _load(spec_dir() / "semantics.yaml")
@@ -99,20 +138,15 @@ def generate() -> GeneratedSite:
     problems += found
     if requirements is None or semantics is None:
         return GeneratedSite(problems=tuple(problems))
-    known = frozenset(r["id"] for r in requirements["requirements"])
-    schema_files, found = _schema_pages(spec_dir() / "schemas", known)
+    sources = {"requirements": requirements, "semantics": semantics, "scenarios": scenarios}
+    files, found = _pages(sources)
     problems += found
-    semantics_schema = _load(spec_dir() / "schemas" / "semantics.schema.yaml")[0] or {}
-    files = {
-        "specification.md": specification_page(requirements, coverage_of(scenarios), spec_version(),
-                                               scenario_page_of(scenarios, SUITE_DIR)),
-        "decision-tables.md": decision_tables_page(semantics, semantics_schema, known),
-        "lint-rules.md": lint_rules_page(RULES.values()),
-        **scenario_catalogue(scenarios, SUITE_DIR),
-        **schema_files,
-        **overview_timelines(),
-    }
-    return GeneratedSite(files=dict(sorted(files.items())), problems=tuple(problems))
+    zh = chinese(spec_dir())
+    with language(zh):
+        translated, _ = _pages(sources)
+    files.update({zh.page(path): text for path, text in translated.items()})
+    files.update(overview_timelines())
+    return GeneratedSite(files=dict(sorted(files.items())), problems=tuple(problems), missing_zh=frozenset(zh.missing))
 
 
 def write_generated(out_dir: Path | str, site: GeneratedSite | None = None) -> tuple[Path, ...]:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from conformance.docs_gen._md import code, header, link, table
+from conformance.docs_gen.i18n import t
 
 FAMILY_ORDER = ("loader", "schema", "kind", "brief", "structure", "yaml", "graph", "host", "suppression")
 
@@ -21,14 +22,14 @@ def lint_rules_page(rules: Iterable[Any]) -> str:
         by_family.setdefault(rule.family, []).append(rule)
     families = [f for f in FAMILY_ORDER if f in by_family] + sorted(f for f in by_family if f not in FAMILY_ORDER)
     total = sum(len(v) for v in by_family.values())
-    lines = header("Lint rules", "conformance/validate/lint/registry.py", intro=(
-        f"Every problem code `pas validate` can report, {total} in all, with its default severity. "
+    lines = header(t("Lint rules"), "conformance/validate/lint/registry.py", intro=t(
+        "Every problem code `pas validate` can report, {total} in all, with its default severity. "
         "Each code has its own page: what it means, why it matters and how to fix it. Codes are "
         "stable; suppressible ones can be silenced with a `# pas: disable=CODE` comment or in the "
-        "configuration (see [validating in CI](../guides/validating.md))."))
+        "configuration (see [validating in CI](../guides/validating.md)).").format(total=total))
     for family in families:
-        lines += [f"## {family.capitalize()} {{ #family-{family} }}", ""]
+        lines += [f"## {t(family.capitalize())} {{ #family-{family} }}", ""]
         rows = [[link(code(r.code), f"../rules/{r.code}.md"), str(getattr(r.severity, "value", r.severity)),
-                 "yes" if r.suppressible else "no", r.summary] for r in by_family[family]]
-        lines += table(["Code", "Severity", "Suppressible", "Summary"], rows)
+                 t("yes") if r.suppressible else t("no"), r.summary] for r in by_family[family]]
+        lines += table([t("Code"), t("Severity"), t("Suppressible"), t("Summary")], rows)
     return "\n".join(lines).rstrip() + "\n"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.docs_gen._md import code, header, link, one_line, requirement_links, table, value
+from conformance.docs_gen.i18n import t
 from conformance.suite.scenario import DEFAULT_CONVERSATION, Scenario, Step
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
 from reference_impl.semantics import load_semantics
@@ -34,21 +35,21 @@ def category_of(scenario: Scenario, suite_dir: Path) -> str:
 
 
 def _category_title(name: str) -> str:
-    return CATEGORIES.get(name) or name.replace("_", " ").capitalize()
+    return t(CATEGORIES[name]) if name in CATEGORIES else name.replace("_", " ").capitalize()
 
 
 def view_text(expected: Any) -> str:
     """One plugin's expected view in a run, e.g. ``active · 3 left · hint``."""
     if expected == "absent":
-        return "*absent*"
+        return t("*absent*")
     if not isinstance(expected, Mapping):
         return value(expected)
     parts = [f"**{expected['state']}**"] if "state" in expected else []
     if "rounds_left" in expected:
         left = expected["rounds_left"]
-        parts.append("no rounds_left" if left is None else f"{left} left")
-    parts += [yes if expected[key] else no for key, yes, no in _VIEW_FLAGS if key in expected]
-    return " · ".join(parts) or "shown"
+        parts.append(t("no rounds_left") if left is None else t("{n} left").format(n=left))
+    parts += [t(yes) if expected[key] else t(no) for key, yes, no in _VIEW_FLAGS if key in expected]
+    return " · ".join(parts) or t("shown")
 
 
 def _call_text(step: Step, name: str) -> str:
@@ -56,21 +57,23 @@ def _call_text(step: Step, name: str) -> str:
     args = [code(event.module_name)]
     if event.rounds is not OMITTED:
         args.append(f"rounds={value(event.rounds)}")
-    where = f" in `{event.conversation}`" if event.conversation != DEFAULT_CONVERSATION else ""
+    where = t(" in {conversation}").format(conversation=code(event.conversation)) \
+        if event.conversation != DEFAULT_CONVERSATION else ""
     return f"{name}({', '.join(args)}){where}"
 
 
 def _host_step_text(step: Step) -> str:
     event = step.event
     if step.action == "host_dispatch":
-        where = f" in `{event.conversation}`" if event.conversation else ""
-        return f"host: dispatch {code(event.hook)}{where}"
+        where = t(" in {conversation}").format(conversation=code(event.conversation)) if event.conversation else ""
+        return t("host: dispatch {hook}").format(hook=code(event.hook)) + where
     if step.action == "host_open_conversation":
-        return f"host: open conversation {code(event.conversation)}"
-    if step.action in ("host_reload", "host_read_config"):
-        verb = "reload" if step.action == "host_reload" else "read the config of"
-        return f"host: {verb} {code(event.module_name)}"
-    return "host: " + step.action.removeprefix("host_")
+        return t("host: open conversation {conversation}").format(conversation=code(event.conversation))
+    if step.action == "host_reload":
+        return t("host: reload {plugin}").format(plugin=code(event.module_name))
+    if step.action == "host_read_config":
+        return t("host: read the config of {plugin}").format(plugin=code(event.module_name))
+    return t("host: ") + step.action.removeprefix("host_")
 
 
 def step_text(step: Step) -> str:
@@ -79,18 +82,22 @@ def step_text(step: Step) -> str:
     if step.is_host:
         return _host_step_text(step)
     if step.action == "run":
-        where = f" in `{event.conversation}`" if event.conversation != DEFAULT_CONVERSATION else ""
-        adapter = f" (adapter `{event.adapter}`)" if getattr(event, "adapter", None) else ""
-        return f"run{where}{adapter}"
+        where = t(" in {conversation}").format(conversation=code(event.conversation)) \
+            if event.conversation != DEFAULT_CONVERSATION else ""
+        adapter = t(" (adapter {adapter})").format(adapter=code(event.adapter)) if getattr(event, "adapter", None) else ""
+        return t("run") + where + adapter
     if step.action in ("activate", "extend"):
         return _call_text(step, "activate_plugin" if step.action == "activate" else "extend_plugin_activation")
     if step.action == "set_strategy":
-        return f"admin: strategy of {code(event.module_name)} → {value(event.strategy)}"
-    if step.action in ("enable", "disable"):
-        return f"admin: {step.action} {code(event.module_name)}"
+        return t("admin: strategy of {plugin} → {strategy}").format(plugin=code(event.module_name),
+                                                                     strategy=value(event.strategy))
+    if step.action == "enable":
+        return t("admin: enable {plugin}").format(plugin=code(event.module_name))
+    if step.action == "disable":
+        return t("admin: disable {plugin}").format(plugin=code(event.module_name))
     if step.action == "set_scheduler":
-        return f"admin: scheduler {'on' if event.enabled else 'off'}"
-    return "host restart"
+        return t("admin: scheduler on") if event.enabled else t("admin: scheduler off")
+    return t("host restart")
 
 
 def _event_text(event: Mapping[str, Any]) -> str:
@@ -105,16 +112,16 @@ def _host_expectation_parts(step: Step) -> list[str]:
         return []
     parts = []
     if expected.events is not None:
-        parts.append("events: " + (" → ".join(_event_text(e) for e in expected.events) or "none"))
+        parts.append(t("events: ") + (" → ".join(_event_text(e) for e in expected.events) or t("none")))
     if expected.problems is not None:
-        parts.append("problems: " + (", ".join(value(dict(p)) for p in expected.problems) or "none"))
+        parts.append(t("problems: ") + (", ".join(value(dict(p)) for p in expected.problems) or t("none")))
     for key in ("load_order", "setup_order"):
         if getattr(expected, key) is not None:
-            parts.append(f"{key.replace('_', ' ')}: " + (" → ".join(code(m) for m in getattr(expected, key)) or "none"))
+            parts.append(t(f"{key.replace('_', ' ')}: ") + (" → ".join(code(m) for m in getattr(expected, key)) or t("none")))
     if expected.config is not None:
-        parts.append(f"config {value(expected.config)}")
+        parts.append(t("config ") + value(expected.config))
     if expected.provenance is not None:
-        parts.append("layers: " + ", ".join(f"{code(p)} {layer}" for p, layer in expected.provenance.items()))
+        parts.append(t("layers: ") + ", ".join(f"{code(p)} {layer}" for p, layer in expected.provenance.items()))
     return parts
 
 
@@ -125,21 +132,21 @@ def _expectation_text(step: Step) -> str:
         if "outcome" in expect:
             parts.append(f"**{expect['outcome']}**")
         if "rounds" in expect:
-            parts.append(f"rounds {value(expect['rounds'])}")
+            parts.append(t("rounds ") + value(expect["rounds"]))
         if "ends_step" in expect:
-            parts.append("ends the step" if expect["ends_step"] else "does not end the step")
+            parts.append(t("ends the step") if expect["ends_step"] else t("does not end the step"))
         if "block" in expect:
-            parts.append("no block" if expect["block"] is None else f"block: {view_text(expect['block'])}")
+            parts.append(t("no block") if expect["block"] is None else t("block: ") + view_text(expect["block"]))
     if step.shown is not None:
-        parts.append("shown exactly: " + (", ".join(code(m) for m in step.shown) or "none"))
+        parts.append(t("shown exactly: ") + (", ".join(code(m) for m in step.shown) or t("none")))
     if step.order is not None:
-        parts.append("in order: " + " → ".join(code(m) for m in step.order))
+        parts.append(t("in order: ") + " → ".join(code(m) for m in step.order))
     if step.text is not None:
-        checks = (["equals a fixed text"] if step.text.equals is not None else []) + [
-            f"contains {code(s)}" for s in step.text.contains] + [f"lacks {code(s)}" for s in step.text.not_contains]
-        parts.append("text " + "; ".join(checks))
+        checks = ([t("equals a fixed text")] if step.text.equals is not None else []) + [
+            t("contains ") + code(s) for s in step.text.contains] + [t("lacks ") + code(s) for s in step.text.not_contains]
+        parts.append(t("text ") + "; ".join(checks))
     if step.covers:
-        parts.append("checks " + requirement_links(step.covers, SPEC))
+        parts.append(t("checks ") + requirement_links(step.covers, SPEC))
     if step.note:
         parts.append(f"*{one_line(step.note)}*")
     return "<br>".join(parts)
@@ -158,10 +165,10 @@ def _columns(scenario: Scenario) -> list[str]:
 def _loaded(manifest: Manifest, scenario: Scenario) -> str:
     host = scenario.host
     if manifest.module_name in host.disabled:
-        return "disabled"
-    words = "built-in" if manifest.builtin else ("enabled" if manifest.module_name in host.enabled else "not enabled")
+        return t("disabled")
+    words = t("built-in") if manifest.builtin else (t("enabled") if manifest.module_name in host.enabled else t("not enabled"))
     if manifest.support_adapter:
-        words += " · adapters " + ", ".join(code(a) for a in manifest.support_adapter)
+        words += t(" · adapters ") + ", ".join(code(a) for a in manifest.support_adapter)
     return words
 
 
@@ -169,29 +176,29 @@ def _eligibility(manifest: Manifest, scenario: Scenario) -> str:
     strategy = scenario.host.strategy_for(manifest.module_name)
     semantics = load_semantics()
     rule = deciding_requirement(manifest, strategy, semantics)
-    decision = "yes" if is_sleep_eligible(manifest, strategy, semantics) else "no"
+    decision = t("yes") if is_sleep_eligible(manifest, strategy, semantics) else t("no")
     return f"{decision} ({link(rule, f'{SPEC}#{rule}')})"
 
 
 def _host_plugins_table(scenario: Scenario) -> list[str]:
-    rows = [[code(m.module_name), "yes" if m.builtin else "no", ", ".join(code(d) for d in m.dependencies),
+    rows = [[code(m.module_name), t("yes") if m.builtin else t("no"), ", ".join(code(d) for d in m.dependencies),
              ", ".join(code(h) for h in m.hooks), _loaded(m, scenario), value(dict(m.config_defaults))]
             for m in scenario.plugins]
-    return table(["Plugin", "Built-in", "Depends on", "Hooks", "Loaded", "Config defaults"], rows)
+    return table([t("Plugin"), t("Built-in"), t("Depends on"), t("Hooks"), t("Loaded"), t("Config defaults")], rows)
 
 
 def _host_inputs(scenario: Scenario) -> list[str]:
     lines = []
     if scenario.host.config:
-        lines.append("config file: " + value({m: dict(c) for m, c in scenario.host.config.items()}))
+        lines.append(t("config file: ") + value({m: dict(c) for m, c in scenario.host.config.items()}))
     if scenario.environment:
-        lines.append("environment: " + ", ".join(f"`{k}={v}`" for k, v in scenario.environment.items()))
+        lines.append(t("environment: ") + ", ".join(f"`{k}={v}`" for k, v in scenario.environment.items()))
     if scenario.overrides:
-        lines.append("command line: " + ", ".join(code(f"--set {o}") for o in scenario.overrides))
+        lines.append(t("command line: ") + ", ".join(code(f"--set {o}") for o in scenario.overrides))
     if scenario.behaviour.setup_fails:
-        lines.append("setup fails: " + ", ".join(code(m) for m in sorted(scenario.behaviour.setup_fails)))
+        lines.append(t("setup fails: ") + ", ".join(code(m) for m in sorted(scenario.behaviour.setup_fails)))
     for module, hooks in sorted(scenario.behaviour.hook_raises.items()):
-        lines.append(f"{code(module)} raises in " + ", ".join(code(h) for h in sorted(hooks)))
+        lines.append(t("{plugin} raises in ").format(plugin=code(module)) + ", ".join(code(h) for h in sorted(hooks)))
     return ["- " + line for line in lines] + ([""] if lines else [])
 
 
@@ -199,13 +206,13 @@ def _plugins_table(scenario: Scenario) -> list[str]:
     if scenario.is_host:
         return _host_plugins_table(scenario)
     rows = [
-        [code(m.module_name), value(m.allow_sleep), "present" if m.brief else "blank",
+        [code(m.module_name), value(m.allow_sleep), t("present") if m.brief else t("blank"),
          code(scenario.host.strategy_for(m.module_name).value), _loaded(m, scenario), _eligibility(m, scenario)]
         for m in scenario.plugins
     ]
     if not rows:
-        return ["No plugins are installed.", ""]
-    return table(["Plugin", "allow_sleep", "sleep_brief", "Strategy", "Loaded", "Sleep-eligible at start"], rows)
+        return [t("No plugins are installed."), ""]
+    return table([t("Plugin"), "allow_sleep", "sleep_brief", t("Strategy"), t("Loaded"), t("Sleep-eligible at start")], rows)
 
 
 def _steps_table(scenario: Scenario) -> list[str]:
@@ -214,26 +221,26 @@ def _steps_table(scenario: Scenario) -> list[str]:
     for number, step in enumerate(scenario.steps, 1):
         views = [view_text(step.expect[c]) if step.action == "run" and c in step.expect else "" for c in columns]
         rows.append([str(number), step_text(step), *views, _expectation_text(step)])
-    return table(["#", "Step", *(code(c) for c in columns), "Expected"], rows)
+    return table(["#", t("Step"), *(code(c) for c in columns), t("Expected")], rows)
 
 
 def scenario_section(scenario: Scenario) -> list[str]:
     """The catalogue entry of one scenario: anchor, what it covers, plugins, steps."""
     lines = [f"## {scenario.title} {{ #{scenario.id} }}", ""]
-    facts = [f"**id** {code(scenario.id)}", "**covers** " + requirement_links(scenario.covers, SPEC)]
+    facts = [f"**id** {code(scenario.id)}", t("**covers** ") + requirement_links(scenario.covers, SPEC)]
     if scenario.profiles != (Profile.ACTIVATION,):
-        facts.append("**profiles** " + ", ".join(code(p) for p in scenario.profiles))
+        facts.append(t("**profiles** ") + ", ".join(code(p) for p in scenario.profiles))
     lines += [" · ".join(facts), ""]
     if scenario.description:
         lines += [one_line(scenario.description), ""]
     host_notes = []
     if not scenario.host.scheduler_enabled:
-        host_notes.append("the scheduler is **off** (`scheduler_enabled: false`)")
+        host_notes.append(t("the scheduler is **off** (`scheduler_enabled: false`)"))
     if set(scenario.host.enabled) - {m.module_name for m in scenario.plugins}:
         missing = sorted(set(scenario.host.enabled) - {m.module_name for m in scenario.plugins})
-        host_notes.append("enabled but not installed: " + ", ".join(code(m) for m in missing))
+        host_notes.append(t("enabled but not installed: ") + ", ".join(code(m) for m in missing))
     if host_notes:
-        lines += ["Host: " + "; ".join(host_notes) + ".", ""]
+        lines += [t("Host: ") + "; ".join(host_notes) + t("."), ""]
     if scenario.is_host:
         lines += _host_inputs(scenario)
     return lines + _plugins_table(scenario) + _steps_table(scenario)
@@ -258,20 +265,21 @@ def scenario_catalogue(scenarios: Sequence[Scenario], suite_dir: Path) -> dict[s
     Returns page text by path relative to docs/generated/.
     """
     groups = _groups(scenarios, suite_dir)
-    lines = header("Scenario catalogue", "conformance/suite/scenarios/", intro=(
-        f"The conformance suite: {len(scenarios)} scenarios in {len(groups)} categories, each a script "
+    lines = header(t("Scenario catalogue"), "conformance/suite/scenarios/", intro=t(
+        "The conformance suite: {count} scenarios in {categories} categories, each a script "
         "of events with the view or outcome it must produce. `pas run` drives any implementation "
-        "through these very files; scenario ids are stable and never reused."))
+        "through these very files; scenario ids are stable and never reused.").format(
+            count=len(scenarios), categories=len(groups)))
     pages = {}
     for category, group in groups.items():
         lines += [f"## {link(_category_title(category), f'{category}.md')} {{ #category-{category} }}", ""]
-        lines += table(["Scenario", "What it shows", "Covers"], [
+        lines += table([t("Scenario"), t("What it shows"), t("Covers")], [
             [link(code(s.id), f"{category}.md#{s.id}"), s.title, requirement_links(s.covers, SPEC)] for s in group
         ])
-        page = header(_category_title(category), f"conformance/suite/scenarios/{category}/", intro=(
-            f"{len(group)} scenarios. A plugin column in a step table is the plugin's expected view "
+        page = header(_category_title(category), f"conformance/suite/scenarios/{category}/", intro=t(
+            "{count} scenarios. A plugin column in a step table is the plugin's expected view "
             "in that run (empty: not checked); the last column is what the step must produce "
-            "otherwise. Back to the [catalogue](index.md)."))
+            "otherwise. Back to the [catalogue](index.md).").format(count=len(group)))
         for scenario in group:
             page += scenario_section(scenario)
         pages[f"scenarios/{category}.md"] = "\n".join(page).rstrip() + "\n"

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from conformance.docs_gen._md import code, first_sentence, header, link, linkify, slug, table, value, yaml_block
+from conformance.docs_gen.i18n import t
 
 _CONSTRAINTS = (
     ("pattern", "Pattern", code), ("format", "Format", code), ("minLength", "Minimum length", str),
@@ -82,61 +83,61 @@ def _ref_link(node: Mapping[str, Any], ctx: _Context) -> str | None:
 def type_text(node: Any, ctx: _Context) -> str:
     """A one-line type: ``string``, ``array of string``, ``boolean or null``, a link for a ``$ref``."""
     if not isinstance(node, Mapping) or not node:
-        return "any"
+        return t("any")
     if "$ref" in node:
         found = ctx.resolve(node["$ref"])
         if found is None or "$id" in found[1]:
-            return _ref_link(node, ctx) or "any"  # a whole schema: its name says it all
+            return _ref_link(node, ctx) or t("any")  # a whole schema: its name says it all
         return f"{type_text(found[1], ctx)} ({_ref_link(node, ctx)})"
     if "type" in node:
         types = node["type"] if isinstance(node["type"], list) else [node["type"]]
-        words = [f"array of {_grouped(type_text(node['items'], ctx))}" if t == "array" and node.get("items") else t
-                 for t in types]
-        return " or ".join(words)
+        words = [t("array of {items}").format(items=_grouped(type_text(node["items"], ctx)))
+                 if kind == "array" and node.get("items") else kind for kind in types]
+        return t(" or ").join(words)
     if "const" in node:
-        return f"constant {value(node['const'])}"
+        return t("constant {value}").format(value=value(node["const"]))
     if "enum" in node:
         names = {"str": "string", "bool": "boolean", "NoneType": "null", "int": "integer", "float": "number"}
-        return " or ".join(dict.fromkeys(names.get(type(v).__name__, "any") for v in node["enum"]))
+        return t(" or ").join(dict.fromkeys(names.get(type(v).__name__, t("any")) for v in node["enum"]))
     for key in ("oneOf", "anyOf"):
         if key in node and all(isinstance(alt, Mapping) and set(alt) - {"required"} for alt in node[key]):
-            return " or ".join(dict.fromkeys(type_text(alt, ctx) for alt in node[key]))
-    return "any"
+            return t(" or ").join(dict.fromkeys(type_text(alt, ctx) for alt in node[key]))
+    return t("any")
 
 
 def _grouped(text: str) -> str:
-    return f"({text})" if " or " in text else text
+    return f"({text})" if t(" or ") in text else text
 
 
 def _facts(node: Mapping[str, Any], required: bool | None, ctx: _Context) -> list[str]:
     inherited = {k: v for k, v in _resolved(node, ctx).items() if k in _INHERITED}
     node = {**inherited, **node}  # a $ref's constraints (pattern, enum ...) apply here too
-    facts = [f"- **Type:** {type_text(node, ctx)}"]
+    facts = [t("- **Type:** ") + type_text(node, ctx)]
     if required is not None:
-        facts.append(f"- **Required:** {'yes' if required else 'no'}")
+        facts.append(t("- **Required:** ") + (t("yes") if required else t("no")))
     if "default" in node:
-        facts.append(f"- **Default:** {value(node['default'])}")
+        facts.append(t("- **Default:** ") + value(node["default"]))
     if "enum" in node:
-        facts.append("- **Allowed values:** " + ", ".join(value(v) for v in node["enum"]))
+        facts.append(t("- **Allowed values:** ") + ", ".join(value(v) for v in node["enum"]))
     if "const" in node:
-        facts.append(f"- **Allowed value:** {value(node['const'])} only")
-    facts += [f"- **{label}:** {render(node[key])}" for key, label, render in _CONSTRAINTS if key in node]
+        facts.append(t("- **Allowed value:** {value} only").format(value=value(node["const"])))
+    facts += [f"- **{t(label)}:** {render(node[key])}" for key, label, render in _CONSTRAINTS if key in node]
     if node.get("uniqueItems"):
-        facts.append("- **Items:** unique")
+        facts.append(t("- **Items:** unique"))
     names = node.get("propertyNames")
     if isinstance(names, Mapping) and names:
-        facts.append(f"- **Keys:** {type_text(names, ctx)}")
+        facts.append(t("- **Keys:** ") + type_text(names, ctx))
     if "^x-" in node.get("patternProperties", {}):
-        facts.append("- **Extensions:** keys starting with `x-` are allowed and ignored")
-    for key, words in (("oneOf", "Exactly one of"), ("anyOf", "At least one of")):
+        facts.append(t("- **Extensions:** keys starting with `x-` are allowed and ignored"))
+    for key, words in (("oneOf", "- **Exactly one of** these keys: "), ("anyOf", "- **At least one of** these keys: ")):
         only_required = [alt["required"] for alt in node.get(key, []) if isinstance(alt, Mapping) and set(alt) == {"required"}]
         if only_required:
-            facts.append(f"- **{words}** these keys: " + ", ".join(code(k) for keys in only_required for k in keys))
+            facts.append(t(words) + ", ".join(code(k) for keys in only_required for k in keys))
     examples = node.get("examples", ())
     if examples and all(_inline(e) for e in examples):
-        facts.append("- **Examples:** " + ", ".join(value(e) for e in examples))
+        facts.append(t("- **Examples:** ") + ", ".join(value(e) for e in examples))
     elif examples:
-        facts += ["", "**Example:**" if len(examples) == 1 else "**Examples:**", ""]
+        facts += ["", t("**Example:**") if len(examples) == 1 else t("**Examples:**"), ""]
         for example in examples:
             facts += yaml_block(example)
     return facts
@@ -195,12 +196,12 @@ def _resolved(node: Mapping[str, Any], ctx: _Context) -> Mapping[str, Any]:
 def _summary(contents: Mapping[str, Any], ctx: _Context) -> list[str]:
     required = set(contents.get("required", ()))
     rows = [
-        [link(code(name), f"#{ctx.doc.prefix}{slug(name)}"), type_text(child, ctx), "yes" if name in required else "no",
+        [link(code(name), f"#{ctx.doc.prefix}{slug(name)}"), type_text(child, ctx), t("yes") if name in required else t("no"),
          value(child["default"]) if "default" in child else "",
          first_sentence(child.get("description") or _resolved(child, ctx).get("description", ""))]
         for name, child in contents.get("properties", {}).items()
     ]
-    return table(["Property", "Type", "Required", "Default", "Description"], rows) if rows else []
+    return table([t("Property"), t("Type"), t("Required"), t("Default"), t("Description")], rows) if rows else []
 
 
 def schema_body(doc: SchemaDoc, by_id: Mapping[str, SchemaDoc], known: frozenset[str], level: int = 2) -> list[str]:
@@ -208,16 +209,16 @@ def schema_body(doc: SchemaDoc, by_id: Mapping[str, SchemaDoc], known: frozenset
     ctx = _Context(doc=doc, by_id=by_id, known=known)
     contents = doc.contents
     lines = [linkify(contents.get("description", ""), known, ctx.spec_page()), ""]
-    lines += [f"- **`$id`:** {code(contents.get('$id', ''))}", f"- **Source:** `spec/schemas/{doc.name}.schema.yaml`"]
-    lines += [f"- **Top-level type:** {type_text(contents, ctx)}"] + _facts(contents, None, ctx)[1:] + [""]
+    lines += [f"- **`$id`:** {code(contents.get('$id', ''))}", t("- **Source:** ") + f"`spec/schemas/{doc.name}.schema.yaml`"]
+    lines += [t("- **Top-level type:** ") + type_text(contents, ctx)] + _facts(contents, None, ctx)[1:] + [""]
     lines += _summary(contents, ctx)
     hashes = "#" * level
     if contents.get("properties"):
-        lines += [f"{hashes} Properties {{ #{doc.prefix}properties }}", ""]
+        lines += [f"{hashes} {t('Properties')} {{ #{doc.prefix}properties }}", ""]
         for path, child, required in _children("", {k: contents[k] for k in ("properties", "required") if k in contents}):
             lines += _section(path, child, required, level + 1, ctx)
     if contents.get("$defs"):
-        lines += [f"{hashes} Definitions {{ #{doc.prefix}definitions }}", ""]
+        lines += [f"{hashes} {t('Definitions')} {{ #{doc.prefix}definitions }}", ""]
         for name, child in contents["$defs"].items():
             lines += _section(f"$defs.{name}", child, None, level + 1, ctx)
     return lines
@@ -235,7 +236,7 @@ def combined_page(title: str, intro: str, docs: Sequence[SchemaDoc], by_id: Mapp
     """One page documenting several small schemas, each under its own H2 (anchor = its prefix + ``top``)."""
     sources = f"spec/schemas/{posixpath.dirname(docs[0].name)}/" if docs else "spec/schemas"
     lines = header(title, sources, intro=intro)
-    lines += table(["Schema", "Description"], [
+    lines += table([t("Schema"), t("Description")], [
         [link(d.contents.get("title", d.name), f"#{d.prefix}top"), first_sentence(d.contents.get("description", ""))]
         for d in docs
     ])
@@ -247,15 +248,16 @@ def combined_page(title: str, intro: str, docs: Sequence[SchemaDoc], by_id: Mapp
 
 def schema_index_page(docs: Sequence[SchemaDoc]) -> str:
     """The schema reference's landing page: one row per schema with its page and ``$id``."""
-    lines = header("Schema reference", "spec/schemas/", intro=(
+    lines = header(t("Schema reference"), "spec/schemas/", intro=t(
         "Every document PAS reads is described by a JSON Schema (draft 2020-12), kept as YAML "
         "under `spec/schemas/` and bundled in the `pas` wheel. `pas validate` and `pas run` check "
-        "documents against these very files, and the pages below are generated from them."))
+        "documents against these very files, and the pages below are generated from them. Each is also "
+        "served as JSON at its `$id`, the URL editors are given (see [Writing a manifest](../../guides/manifest.md#editors))."))
     rows = []
     for doc in docs:
         target = posixpath.relpath(doc.page, "schemas") + (f"#{doc.prefix}top" if doc.prefix else "")
         rows.append([link(doc.contents.get("title", doc.name), target), code(doc.contents.get("$id", "")),
                      first_sentence(doc.contents.get("description", ""))])
-    lines += table(["Schema", "$id", "What it describes"], rows)
+    lines += table([t("Schema"), "$id", t("What it describes")], rows)
     return "\n".join(lines).rstrip() + "\n"
 

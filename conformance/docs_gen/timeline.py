@@ -138,9 +138,57 @@ def timeline_svg(runs: Sequence[TimelineRun], rows: Sequence[str], labels: Label
     return "\n".join(out) + "\n"
 
 
+_NARROW_LABEL_W, _NARROW_CELL_W, _NARROW_CELL_H = 52, 96, 40
+NARROW_WIDTH = _NARROW_LABEL_W + 3 * _NARROW_CELL_W  # 340: fits a 375 px phone screen at full size
+
+
+def timeline_narrow_svg(runs: Sequence[TimelineRun], columns: Sequence[str], labels: Labels) -> str:
+    """The same picture turned for phones: one row per run, one column per plugin, drawn at full size
+    up to three plugins; calls are noted under the grid, one per line."""
+    width = _NARROW_LABEL_W + _NARROW_CELL_W * len(columns)
+    calls = [(n, call) for n, run in enumerate(runs) for call in run.calls]
+    grid_bottom = _TOP + _NARROW_CELL_H * len(runs)
+    height = grid_bottom + 34 * len(calls) + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           'font-family="system-ui, -apple-system, Segoe UI, Roboto, Noto Sans, sans-serif" font-size="12" role="img">',
+           f"<title>{escape(labels.title)}</title>",
+           f'<rect width="{width}" height="{height}" rx="8" fill="#ffffff"/>']
+    for c, module in enumerate(columns):
+        x = _NARROW_LABEL_W + _NARROW_CELL_W * c + (_NARROW_CELL_W - _GAP) / 2
+        out.append(_text(x, 22, module, fill="#263238", font_family="ui-monospace, monospace", font_size="12.5",
+                         text_anchor="middle"))
+    for n, run in enumerate(runs):
+        y = _TOP + _NARROW_CELL_H * n
+        out.append(_text(4, y + 22, labels.run.format(n=n + 1), fill="#546e7a", font_size="11.5"))
+        for c, module in enumerate(columns):
+            out += _narrow_cell(_NARROW_LABEL_W + _NARROW_CELL_W * c, y, run.views.get(module), labels)
+    for i, (n, call) in enumerate(calls):  # the run on one line, the call under it: both fit 340 px
+        y = grid_bottom + 16 + 34 * i
+        out.append(_text(4, y, labels.run.format(n=n + 1), fill="#bf360c", font_size="11", font_weight="bold"))
+        out.append(_text(4, y + 15, call, fill="#bf360c", font_family="ui-monospace, monospace", font_size="11"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _narrow_cell(x: float, y: float, view: PluginView | None, labels: Labels) -> list[str]:
+    if view is None:
+        return []
+    fill, ink = _FILL[view.state]
+    w, h = _NARROW_CELL_W - _GAP, _NARROW_CELL_H - _GAP
+    out = [f'<rect x="{x:g}" y="{y:g}" width="{w}" height="{h}" rx="6" fill="{fill}"'
+           + (' stroke="#90a4ae" stroke-dasharray="4 3"' if view.state == "sleeping" else "") + "/>"]
+    out.append(_text(x + w / 2, y + 15, labels.state[view.state], fill=ink, font_weight="bold", text_anchor="middle"))
+    out.append(_text(x + w / 2, y + 29, _detail(view, labels), fill=ink, font_size="10.5", text_anchor="middle"))
+    if view.hint:
+        out.append(f'<circle cx="{x + w - 7:g}" cy="{y + 7:g}" r="4" fill="#ffca28"/>')
+    return out
+
+
 def overview_timelines() -> dict[str, str]:
-    """The overview's pictures by file name: English and Simplified Chinese labels."""
+    """The overview's pictures by file name: English and Simplified Chinese labels, wide and narrow (phones)."""
     manifests, host, events = example()
     runs = observe(manifests, host, events)
     rows = [m.module_name for m in manifests]
-    return {"timeline.svg": timeline_svg(runs, rows, EN), "timeline.zh.svg": timeline_svg(runs, rows, ZH)}
+    return {"timeline.svg": timeline_svg(runs, rows, EN), "timeline.zh.svg": timeline_svg(runs, rows, ZH),
+            "timeline-narrow.svg": timeline_narrow_svg(runs, rows, EN),
+            "timeline-narrow.zh.svg": timeline_narrow_svg(runs, rows, ZH)}

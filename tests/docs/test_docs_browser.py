@@ -97,3 +97,53 @@ def test_chinese_overview_renders_and_search_finds_chinese_text(browser, base_ur
     browser.open(base_url + "?q=" + "休眠")
     assert browser.wait_for("document.querySelectorAll('.md-search-result__item').length") > 0
     assert browser.errors == []
+
+
+@pytest.fixture(scope="module")
+def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """A second headless Chromium page, 375 px wide: a phone held upright."""
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing: run scripts/install-chromium.sh"
+        if os.environ.get("PAS_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"PAS_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    with Browser(str(CHROMIUM), tmp_path_factory.mktemp("chromium-phone"), width=375, height=812) as page:
+        yield page
+
+
+_PICTURE = "document.querySelector('article picture img')"
+
+
+@pytest.mark.parametrize("prefix", ["", "zh/"])
+def test_on_a_phone_the_overview_shows_the_narrow_timeline_at_full_size(phone, base_url, prefix):
+    phone.open(base_url + prefix)
+    assert phone.wait_for(f"({_PICTURE} || {{}}).naturalWidth > 0")
+    assert phone.evaluate(f"{_PICTURE}.currentSrc").endswith("generated/timeline-narrow.svg")
+    assert phone.evaluate("document.documentElement.lang") == ("zh" if prefix else "en")
+    shown = phone.evaluate(f"{_PICTURE}.getBoundingClientRect().width")
+    natural = phone.evaluate(f"{_PICTURE}.naturalWidth")
+    assert shown >= natural * 0.97, f"the picture is scaled down to {shown}/{natural}: its text would be too small"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375  # nothing makes the page scroll sideways
+    phone.evaluate(f"{_PICTURE}.scrollIntoView({{block: 'center'}})")
+    phone.evaluate("new Promise(done => setTimeout(done, 500))")
+    phone.screenshot(ARTIFACTS / f"phone-{prefix.strip('/') or 'en'}-timeline.png")
+    assert phone.errors == []
+
+
+def test_on_a_wide_screen_the_overview_shows_the_wide_timeline(browser, base_url):
+    browser.open(base_url)
+    assert browser.wait_for(f"({_PICTURE} || {{}}).naturalWidth > 0")
+    assert browser.evaluate(f"{_PICTURE}.currentSrc").endswith("generated/timeline.svg")
+
+
+def test_on_a_phone_the_protocol_sequence_is_a_diagram_or_readable_source(phone, base_url):
+    # mkdocs-material draws ```mermaid blocks with mermaid.js, which it loads from a CDN; offline (as in
+    # CI) the block stays as its source text, which must still fit the screen without being cut.
+    phone.open(base_url + "protocol/")
+    drawn = phone.evaluate("!!document.querySelector('article .mermaid svg')")
+    block = "document.querySelector('article .mermaid')"
+    assert phone.evaluate(f"!!{block}")
+    if not drawn:
+        assert "sequenceDiagram" in phone.evaluate(f"{block}.textContent")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    phone.screenshot(ARTIFACTS / "phone-protocol.png")

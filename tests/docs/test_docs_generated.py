@@ -162,3 +162,98 @@ def test_pas_docs_generate_writes_nothing_when_a_source_has_problems(tmp_path, c
     assert main(["docs", "generate", "--out", str(tmp_path)]) == 2
     assert "spec/requirements.yaml:3: yaml-syntax" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- the Chinese pages
+
+
+def test_every_requirement_has_a_chinese_translation(site):
+    # Whoever adds or renames a requirement in spec/requirements.yaml adds its Chinese title, text and
+    # rationale to spec/requirements.zh.yaml; until then the Chinese page shows it in English.
+    requirements = yaml.safe_load((spec_dir() / "requirements.yaml").read_text(encoding="utf-8"))["requirements"]
+    translated = yaml.safe_load((spec_dir() / "requirements.zh.yaml").read_text(encoding="utf-8"))["requirements"]
+    missing = [r["id"] for r in requirements if r["id"] not in translated]
+    assert missing == [], f"spec/requirements.zh.yaml has no Chinese text for {missing}: add title, text (and rationale)"
+    incomplete = [r["id"] for r in requirements if bool(r.get("rationale")) != bool(translated[r["id"]].get("rationale"))
+                  or not translated[r["id"]].get("title") or not translated[r["id"]].get("text")]
+    assert incomplete == [], f"translations missing a title, text or rationale the English has (or one it lacks): {incomplete}"
+    orphans = sorted(set(translated) - {r["id"] for r in requirements})
+    assert orphans == [], f"spec/requirements.zh.yaml translates requirements that no longer exist: {orphans}"
+
+
+def test_every_fixed_string_of_the_generated_pages_has_a_chinese_translation(site):
+    strings = sorted(m for m in site.missing_zh if not re.fullmatch(r"(ACT|TXT|HOST)-[A-Z]+-\d+", m))
+    assert strings == [], (
+        f"conformance/docs_gen/vocabulary.zh.yaml has no entry for {strings}: add the English string as the key")
+
+
+def test_every_generated_page_has_a_chinese_twin_with_the_same_anchors(site):
+    pages = [p for p in site.files if p.endswith(".md") and not p.endswith(".zh.md")]
+    assert pages and [p for p in pages if p.replace(".md", ".zh.md") not in site.files] == []
+    anchors = re.compile(r"\{ #([^ }]+) \}")
+    for page in pages:
+        english, chinese = site.files[page], site.files[page.replace(".md", ".zh.md")]
+        assert anchors.findall(chinese) == anchors.findall(english), page
+        assert chinese != english, f"{page}: the Chinese twin is not translated at all"
+
+
+def test_a_requirement_missing_from_the_chinese_file_falls_back_to_english_and_is_reported(tmp_path):
+    from conformance.docs_gen.i18n import chinese, language
+    from conformance.docs_gen.spec_pages import specification_page
+
+    (tmp_path / "requirements.zh.yaml").write_text("requirements: {}\n", encoding="utf-8")
+    doc = {"profiles": {"activation": {"title": "Activation", "description": "d"}},
+           "requirements": [{"id": "ACT-ELIG-1", "level": "MUST", "profile": "activation", "title": "Protected",
+                             "text": "An implementation MUST ...", "source": "seed 000 §x"}]}
+    with language(chinese(tmp_path)) as zh:
+        page = specification_page(doc, {}, "1.0.0", {})
+    assert "Protected" in page and "ACT-ELIG-1" in zh.missing and "profile activation" in zh.missing
+
+
+# ---------------------------------------------------------------- CLI reference, protocol table, phone picture
+
+
+def test_cli_reference_documents_every_command_and_option_of_the_parser(site):
+    import argparse
+
+    from conformance.cli.main import build_parser
+    from conformance.docs_gen.cli_pages import _subcommands
+    from conformance.exit_codes import ExitCode
+
+    page = site.files["cli.md"]
+
+    def check(prefix: str, parser: argparse.ArgumentParser) -> None:
+        assert f"## `pas {prefix}` {{ #{prefix.replace(' ', '-')} }}" in page
+        for action in parser._actions:
+            for option in action.option_strings:
+                if option not in ("-h", "--help") and action.help != argparse.SUPPRESS:
+                    assert f"`{option}" in page, f"pas {prefix} {option}"
+        for name, sub in _subcommands(parser).items():
+            check(f"{prefix} {name}", sub)
+
+    commands = _subcommands(build_parser())
+    assert {"run", "validate", "schema", "docs", "budget"} <= set(commands)
+    for name, sub in commands.items():
+        check(name, sub)
+    assert page.count("{ #exit-status }") == 1 and page.count("| Status |") == 1  # one exit-code table
+    assert [c.name for c in ExitCode if f"| `{c.value}` | `{c.name}` |" not in page] == []
+    assert "| `--timeout SECONDS` | `5.0` |" in page  # defaults come from the parser
+
+
+def test_protocol_table_has_a_row_for_every_wire_command_with_the_ids_it_serves(site):
+    from conformance.adapters.protocol import MESSAGES
+
+    page = site.files["protocol-requirements.md"]
+    assert [cmd for cmd in MESSAGES if f"| `{cmd}` |" not in page] == []
+    run_row = next(line for line in page.splitlines() if line.startswith("| `run` |"))
+    assert "ACT-COUNT-1" in run_row and "ACT-STATE-3" in run_row
+    activate_row = next(line for line in page.splitlines() if line.startswith("| `activate` |"))
+    assert "ACT-ACTIVATE-4" in activate_row and "HOST-" not in activate_row
+
+
+def test_the_narrow_timeline_fits_a_phone_screen_at_full_size():
+    pictures = overview_timelines()
+    for name in ("timeline-narrow.svg", "timeline-narrow.zh.svg"):
+        width = int(re.search(r'<svg [^>]*width="(\d+)"', pictures[name]).group(1))
+        assert width <= 343, f"{name} is {width} px wide: a 375 px screen leaves about 343 px for the article"
+    assert "3 runs left" in pictures["timeline-narrow.svg"] and "剩 3 轮" in pictures["timeline-narrow.zh.svg"]

@@ -33,7 +33,9 @@ def test_the_bundled_schemas_include_the_protocol_messages():
 
 
 def test_every_schema_is_published_in_the_built_site_at_the_path_of_its_id(built_site):
-    site_url = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["site_url"]
+    from docs_config import mkdocs_config
+
+    site_url = mkdocs_config()["site_url"]
     for path in YAML_FILES:
         contents = yaml.safe_load(path.read_text(encoding="utf-8"))
         relative = contents["$id"].removeprefix(site_url)

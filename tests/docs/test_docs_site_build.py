@@ -56,17 +56,35 @@ def test_chinese_headings_keep_the_english_anchors(built_site):
     assert 'id="framing"' in html and 'id="host-profile-commands"' in html and "分帧" in html
 
 
-def test_generated_pages_appear_in_the_chinese_site_in_english_for_now(built_site):
-    # fallback_to_default: docs/generated/ has no .zh.md twins yet.
+def test_generated_pages_are_built_in_chinese_in_the_chinese_site(built_site):
     html = (built_site / "zh" / "generated" / "specification" / "index.html").read_text(encoding="utf-8")
-    assert 'id="ACT-ELIG-3"' in html and "Requirements by profile and level" in html
+    assert '<html lang="zh"' in html and 'id="ACT-ELIG-3"' in html
+    assert "按配置档和级别统计需求" in html and "受保护的插件从不休眠" in html
+    english = (built_site / "generated" / "specification" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in english and "Requirements by profile and level" in english
+    cli = (built_site / "zh" / "generated" / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "命令行参考" in cli and 'id="exit-status"' in cli
+
+
+def test_requirement_sources_link_to_the_sources_page(built_site):
+    html = (built_site / "generated" / "specification" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../../sources/#seed-000"' in html and 'href="../../sources/#seed-003"' in html
+    sources = (built_site / "sources" / "index.html").read_text(encoding="utf-8")
+    assert 'id="seed-000"' in sources and 'id="nekroagent-code"' in sources
+
+
+def test_mermaid_diagrams_are_left_for_the_browser_to_draw(built_site):
+    for page in ("index.html", "protocol/index.html", "zh/protocol/index.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert '<pre class="mermaid"><code>' in html, page
+    assert "spawn (own process group)  ────────►" not in (built_site / "protocol" / "index.html").read_text(encoding="utf-8")
 
 
 def test_search_index_holds_chinese_text_segmented_into_words(built_site):
     index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert "zh" in index["config"]["lang"] and r"\u200b" in index["config"]["separator"]
     chinese = [d for d in index["docs"] if d["location"].startswith("zh/")]
-    assert chinese and all(not d["location"].startswith("zh/generated/") for d in chinese)  # fallbacks not indexed twice
+    assert chinese and any(d["location"].startswith("zh/generated/specification/") for d in chinese)
     text = " ".join(d["text"] for d in chinese)
     assert "\u200b休眠\u200b" in text  # jieba put word breaks around 休眠 (sleep)
 
@@ -92,11 +110,39 @@ def _nav_files(nav: Any) -> list[str]:
     return []
 
 
-def test_every_page_except_the_lint_rule_pages_is_in_the_navigation():
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    in_nav = set(_nav_files(config["nav"]))
+def _hook(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"pas_{name}_hook", DOCS / "hooks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_page_is_in_the_navigation_rule_pages_included():
+    from docs_config import mkdocs_config
+
+    config = mkdocs_config()
+    assert "not_in_nav" not in config
+    rules = _hook("rules_nav")
+    in_nav = set(_nav_files(rules.with_rule_pages(config["nav"], rules.rule_pages(DOCS))))
     # Translations (page.zh.md) are reached through the language switch, not the nav.
     pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md") if not p.name.endswith(".zh.md")}
-    # Rule pages are reached from the generated lint rules index (mkdocs.yml not_in_nav).
-    assert sorted(p for p in pages - in_nav if not p.startswith("rules/")) == []
+    assert sorted(pages - in_nav) == []
+
+
+def test_every_rule_page_is_in_the_built_navigation(built_site):
+    html = (built_site / "generated" / "lint-rules" / "index.html").read_text(encoding="utf-8")
+    nav = html[html.index('<nav class="md-nav md-nav--primary"'):html.index("</nav>", html.index('<nav class="md-nav md-nav--primary"'))]
+    codes = sorted(p.stem for p in (DOCS / "rules").glob("*.md") if not p.name.endswith(".zh.md"))
+    assert codes and [c for c in codes if f'href="../../rules/{c}/"' not in nav] == []
+
+
+def test_the_changelog_has_a_section_for_the_current_spec_version():
+    version = (ROOT / "spec" / "VERSION").read_text(encoding="utf-8").strip()
+    major_minor = ".".join(version.split(".")[:2])
+    text = (DOCS / "changelog.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^## Spec (\d+\.\d+)", text, flags=re.M)
+    assert sections and sections[0] == major_minor, f"the changelog's newest section must be ## Spec {major_minor}"
+    assert f"### {version}" in text
 

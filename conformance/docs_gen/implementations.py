@@ -1,0 +1,264 @@
+"""The "Implementations" page: real ``pas run -f json`` results of every known implementation.
+
+``python -m conformance.docs_gen.implementations`` runs the suite against each implementation
+below (the reference in-process and over stdio, the JavaScript example, NekroAgent 2.4.0),
+one ``pas run -f json`` subprocess each, and writes what they answered to
+``docs/data/implementations.json``; then it renders ``docs/implementations.md`` and its Chinese
+twin from that file alone. An implementation that is not installed here (no ``node``, no
+NekroAgent venv) is recorded as not run, and the page says so. ``--render`` re-renders the
+pages from the committed data without running anything.
+
+Rendering is a pure function of the data, so tests/docs/test_implementations_page.py can check
+that the committed pages match the data file and that the data's scenario ids are the current
+suite's (a changed suite makes the page stale until it is regenerated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.docs_gen._md import code, table
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "docs" / "data" / "implementations.json"
+PAGE, PAGE_ZH = ROOT / "docs" / "implementations.md", ROOT / "docs" / "implementations.zh.md"
+PROFILES = ("activation", "text", "host")
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Implementation:
+    """One implementation the page reports: how to run it, and how to tell it is installed."""
+
+    key: str
+    title: str
+    shown_command: str  # the --impl as a reader would type it (no machine-specific paths)
+    impl: Callable[[], str | None]  # the real --impl, or None when not installed here
+    missing: str  # what the page says when impl() is None
+    extra_args: tuple[str, ...] = ()
+    expected_failures: str = ""  # repository path of its expected-failures file
+
+
+def _nekro_python() -> str | None:
+    venv = Path(os.environ.get("PAS_NEKRO_VENV", Path.home() / ".cache" / "pas" / "nekroagent-venv"))
+    python = venv / "bin" / "python"
+    return str(python) if python.is_file() else None
+
+
+def _node() -> str | None:
+    return shutil.which("node")
+
+
+IMPLEMENTATIONS: tuple[Implementation, ...] = (
+    Implementation(key="reference", title="PAS reference, in-process", shown_command="reference",
+                   impl=lambda: "reference", missing=""),
+    Implementation(key="reference-stdio", title="PAS reference, over stdio",
+                   shown_command="cmd:pas serve-reference",
+                   impl=lambda: f"cmd:{sys.executable} -m conformance serve-reference", missing=""),
+    Implementation(key="js-scheduler", title="JavaScript example (examples/js-scheduler)",
+                   shown_command="cmd:node examples/js-scheduler/server.js",
+                   impl=lambda: (f"cmd:{_node()} {ROOT / 'examples/js-scheduler/server.js'}" if _node() else None),
+                   missing="node is not installed (scripts/ensure-node.sh installs it)"),
+    Implementation(key="nekroagent", title="NekroAgent 2.4.0 (examples/nekroagent)",
+                   shown_command="cmd:$PAS_NEKRO_VENV/bin/python examples/nekroagent/adapter.py",
+                   impl=lambda: (f"cmd:{_nekro_python()} {ROOT / 'examples/nekroagent/adapter.py'}"
+                                 if _nekro_python() else None),
+                   missing="NekroAgent's venv is not installed (scripts/install-nekroagent.sh installs it)",
+                   extra_args=("--timeout", "60"),
+                   expected_failures="examples/nekroagent/expected-failures.yaml"),
+)
+
+
+def scenario_profile(profiles: Sequence[str]) -> str:
+    """The profile a scenario is counted under: host, else text, else activation."""
+    return "host" if "host" in profiles else "text" if "text" in profiles else "activation"
+
+
+def run_one(implementation: Implementation, runner: Callable[[list[str]], str] | None = None) -> dict[str, Any]:
+    """Run the suite against ``implementation`` with ``pas run -f json``; its entry of the data file."""
+    entry: dict[str, Any] = {"key": implementation.key, "title": implementation.title,
+                             "command": implementation.shown_command,
+                             "expected_failures_file": implementation.expected_failures}
+    impl = implementation.impl()
+    if impl is None:
+        return {**entry, "installed": False, "missing": implementation.missing}
+    args = [sys.executable, "-m", "conformance", "run", "-q", "-f", "json", "--impl", impl, *implementation.extra_args]
+    if implementation.expected_failures:
+        args += ["--expected-failures", str(ROOT / implementation.expected_failures)]
+    lines = [json.loads(line) for line in (runner or _subprocess)(args).splitlines() if line.strip()]
+    summary = next(line for line in lines if line.get("type") == "summary")
+    results = {line["id"]: line for line in lines if line.get("type") == "result"}
+    return {**entry, "installed": True, "implementation": summary["implementation"],
+            "results": {sid: r["outcome"] for sid, r in sorted(results.items())},
+            "profiles_of": {sid: scenario_profile(r["profiles"]) for sid, r in sorted(results.items())},
+            "reasons": {sid: r["reason"] for sid, r in sorted(results.items()) if r["outcome"] in ("xfailed", "stale")}}
+
+
+def _subprocess(args: list[str]) -> str:
+    # pas run exits 1 when something failed: that is a result to record, not an error here.
+    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False).stdout
+
+
+def collect(suite: Sequence[tuple[str, str]], implementations: Sequence[Implementation] = IMPLEMENTATIONS,
+            runner: Callable[[list[str]], str] | None = None) -> dict[str, Any]:
+    """The whole data file: the suite's (id, category) pairs and one entry per implementation."""
+    return {"format": FORMAT, "suite": [{"id": sid, "category": cat} for sid, cat in sorted(suite)],
+            "implementations": [run_one(impl, runner) for impl in implementations]}
+
+
+def current_suite() -> list[tuple[str, str]]:
+    """(id, category folder) of every bundled scenario."""
+    from conformance.suite.scenario import load_suite
+
+    scenarios, _ = load_suite()
+    return sorted((s.id, Path(s.path).parent.name) for s in scenarios)
+
+
+def counts(entry: Mapping[str, Any], profile: str) -> dict[str, int]:
+    """passed / expected failures / failed (failed, errored, or an expected failure that passed) / not run."""
+    tally = {"passed": 0, "expected": 0, "failed": 0, "skipped": 0}
+    bucket = {"passed": "passed", "xfailed": "expected", "failed": "failed", "errored": "failed", "stale": "failed",
+              "skipped": "skipped"}
+    for sid, outcome in entry["results"].items():
+        if entry["profiles_of"][sid] == profile:
+            tally[bucket.get(outcome, "failed")] += 1
+    return tally
+
+
+_EN = {
+    "title": "Implementations",
+    "intro": ("What the conformance suite says about every implementation we know of, from real runs of "
+              "`pas run -f json`, one per implementation, against the suite of {n} scenarios. Generated by "
+              "`python -m conformance.docs_gen.implementations` into `docs/data/implementations.json`, from which "
+              "this page is rendered; a test fails when the suite changes and the data is not regenerated."),
+    "cols": ["Implementation", "Version", "Profile", "Passed", "Expected failures", "Failed", "Not claimed"],
+    "counting": ("A scenario is counted under its most specific profile (host, else text, else activation). "
+                 "*Expected failures* are listed, with a reason, in the implementer's expected-failures file; "
+                 "*Failed* counts failed and errored scenarios and listed failures that now pass; "
+                 "*Not claimed* are scenarios of a profile the implementation does not claim (skipped)."),
+    "not_installed": "Not run here: {why}. The numbers will appear when the page is regenerated where it is installed.",
+    "command": "Command", "claims": "Claims", "none": "nothing",
+    "xf": ("Expected failures, by cause, as its expected-failures file `{file}` gives them; each documented "
+           "divergence is explained on [Known divergences](divergences.md)."),
+    "fails": "Failing scenarios:",
+    "scenarios": "scenarios",
+}
+_ZH = {
+    "title": "实现",
+    "intro": ("一致性测试套件对我们所知的每个实现的结论，来自真实运行的 `pas run -f json`（每个实现一次），"
+              "套件共 {n} 个场景。由 `python -m conformance.docs_gen.implementations` 生成到 "
+              "`docs/data/implementations.json`，本页由该文件渲染；套件改变而数据未重新生成时，测试会失败。"),
+    "cols": ["实现", "版本", "配置档", "通过", "预期失败", "失败", "未声明"],
+    "counting": ("每个场景计入它最具体的配置档（host，其次 text，其次 activation）。*预期失败* 是实现者在其预期失败文件中"
+                 "列出并给出原因的场景；*失败* 包括失败、出错的场景，以及已列出但现在通过的场景；"
+                 "*未声明* 是实现未声明的配置档中的场景（跳过）。"),
+    "not_installed": "此处未运行：{why}。在安装了它的环境中重新生成本页后，数字才会出现。",
+    "command": "命令", "claims": "声明", "none": "无",
+    "xf": "预期失败，按原因分组，取自其预期失败文件 `{file}`；每个有记录的差异在[已知差异](divergences.md)中说明。",
+    "fails": "失败的场景：",
+    "scenarios": "个场景",
+}
+
+
+def _cause(reason: str) -> str:
+    return reason[1:reason.index("]")] if reason.startswith("[") and "]" in reason else ""
+
+
+def _scenario_link(sid: str, categories: Mapping[str, str]) -> str:
+    category = categories.get(sid)
+    return f"[{code(sid)}](generated/scenarios/{category}.md#{sid})" if category else code(sid)
+
+
+def _section(entry: Mapping[str, Any], words: Mapping[str, Any], categories: Mapping[str, str]) -> list[str]:
+    lines = [f"## {entry['title']} {{ #{entry['key']} }}", "", f"{words['command']}: `pas run --impl {entry['command']}`", ""]
+    if not entry["installed"]:
+        return lines + [words["not_installed"].format(why=entry["missing"]), ""]
+    info = entry["implementation"]
+    claimed = ", ".join(code(p) for p in info["profiles"]) or words["none"]
+    lines += [f"{words['claims']}: {claimed} · {code(info['name'])} {info['version']} ({info['language']})", ""]
+    reasons: Mapping[str, str] = entry["reasons"]
+    by_cause: dict[str, list[str]] = {}
+    for sid, reason in reasons.items():
+        if entry["results"][sid] == "xfailed":
+            by_cause.setdefault(reason, []).append(sid)
+    if by_cause:
+        lines += [words["xf"].format(file=entry["expected_failures_file"]), ""]
+        for reason, sids in sorted(by_cause.items(), key=lambda kv: (_cause(kv[0]).zfill(4), kv[0])):
+            lines.append(f"- {len(sids)} {words['scenarios']}: {reason}")
+        lines.append("")
+    failing = [sid for sid, outcome in entry["results"].items() if outcome in ("failed", "errored", "stale")]
+    if failing:
+        lines += [words["fails"], ""] + [f"- {_scenario_link(s, categories)}: {entry['results'][s]}" for s in failing]
+        lines.append("")
+    return lines
+
+
+def render(data: Mapping[str, Any], words: Mapping[str, Any] = _EN) -> str:
+    """The page, English by default; a pure function of ``data``."""
+    categories = {s["id"]: s["category"] for s in data["suite"]}
+    lines = [f"# {words['title']}", "",
+             "<!-- Generated by `python -m conformance.docs_gen.implementations` from docs/data/implementations.json. "
+             "Do not edit: regenerate. -->", "", words["intro"].format(n=len(data["suite"])), ""]
+    rows = []
+    for entry in data["implementations"]:
+        link = f"[{entry['title']}](#{entry['key']})"
+        if not entry["installed"]:
+            rows.append([link, "", "", "", "", "", ""])
+            continue
+        version = entry["implementation"]["version"]
+        for profile in PROFILES:
+            tally = counts(entry, profile)
+            if profile not in entry["implementation"]["profiles"]:
+                rows.append([link, version, code(profile), "", "", "", str(tally["skipped"])])
+            else:
+                rows.append([link, version, code(profile), str(tally["passed"]), str(tally["expected"]),
+                             str(tally["failed"]), str(tally["skipped"])])
+    lines += table(words["cols"], rows) + ["", words["counting"], ""]
+    for entry in data["implementations"]:
+        lines += _section(entry, words, categories)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_zh(data: Mapping[str, Any], english: str) -> str:
+    """The Chinese twin, headed by the SHA-256 of the English page (docs translation check)."""
+    digest = hashlib.sha256(english.encode("utf-8")).hexdigest()[:12]
+    body = render(data, _ZH)
+    first, rest = body.split("\n", 1)
+    return f"<!-- translated-from: sha256={digest} -->\n{first} {{ #implementations }}\n{rest}"
+
+
+def write_pages(data: Mapping[str, Any]) -> None:
+    """Render both pages from ``data`` and write them."""
+    english = render(data)
+    PAGE.write_text(english, encoding="utf-8")
+    PAGE_ZH.write_text(render_zh(data, english), encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every implementation (or only ``--render``) and write the data file and the pages."""
+    parser = argparse.ArgumentParser(prog="python -m conformance.docs_gen.implementations", description=__doc__)
+    parser.add_argument("--render", action="store_true", help="only re-render the pages from the committed data")
+    args = parser.parse_args(argv)
+    if not args.render:
+        data = collect(current_suite())
+        DATA.parent.mkdir(parents=True, exist_ok=True)
+        DATA.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        for entry in data["implementations"]:
+            state = "ran" if entry["installed"] else f"not installed: {entry['missing']}"
+            print(f"{entry['key']}: {state}", file=sys.stderr)
+    write_pages(json.loads(DATA.read_text(encoding="utf-8")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
