@@ -93,28 +93,24 @@ def run(args: argparse.Namespace) -> int:
     from conformance.suite.runner import select_scenarios
     from conformance.suite.scenario import load_suite
 
-    try:  # first, so that a cmd: implementation starts up while the suite loads (closed on every path below)
-        adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages, start_early=True)
-    except BadImplementation as error:
-        return _usage([error])
     scenarios, problems = load_suite(args.scenario)
     if problems:
-        _close(adapter)
         return _usage(problems)
     expected: dict[str, str] = {}
     if args.expected_failures:
         expected, problems = load_expected_failures(args.expected_failures, {s.id for s in scenarios})
         if problems:
-            _close(adapter)
             return _usage(problems)
     try:
         selected = select_scenarios(scenarios, keyword=args.keyword, profiles=args.profile)
     except BadKeyword as error:
-        _close(adapter)
         return _usage([error])
     if not selected:
-        _close(adapter)
         return _usage([_nothing_selected(args, scenarios)])
+    try:
+        adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages)
+    except BadImplementation as error:
+        return _usage([error])
     return _run_and_report(args, adapter, selected, expected)
 
 
