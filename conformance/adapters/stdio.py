@@ -130,10 +130,12 @@ class StdioAdapter:
         self._discard()
 
     def close(self) -> None:
-        """Send ``bye``, give the process a moment to exit, then kill whatever is left (idempotent)."""
-        if self._process is not None and (self._info is not None or self._greeting is not None):
+        """Send ``bye``, give the process a moment to exit, then kill whatever is left (idempotent).
+
+        A process started by begin() whose hello was never awaited is killed at once.
+        """
+        if self._process is not None and self._info is not None:
             try:
-                self.hello()  # a hello sent by begin() is answered first
                 self._call(ByeRequest(id=self._upcoming_id()))
                 if self._process is not None:
                     self._process.close_stdin()  # end of input too, for loops that stop only there

@@ -220,6 +220,51 @@ def test_a_line_longer_than_the_cap_fails_even_from_the_reference() -> None:
 # ------------------------------------------------------------------ misuse and start-up
 
 
+def test_begin_starts_the_process_and_sends_hello_so_hello_only_reads_the_answer() -> None:
+    adapter = StdioAdapter(REFERENCE, timeout=BOUND)
+    adapter.begin()
+    assert adapter.pid is not None and adapter._process.next_id == 2  # hello (id 1) is on its way
+    adapter.begin()  # once started, again does nothing
+    assert adapter._process.next_id == 2
+    assert adapter.hello() == Engine.info
+    adapter.start([WEATHER], HOST)
+    assert adapter.send(StartRun(conversation="main"))["plugins"][0]["state"] == "sleeping"
+    popen = adapter._process.popen
+    adapter.close()
+    assert popen.returncode == 0
+
+
+def test_begin_keeps_a_start_failure_for_hello_to_report() -> None:
+    adapter = StdioAdapter([str(FAKES / "no_such_program")], timeout=SHORT)
+    adapter.begin()
+    assert adapter.pid is None
+    with pytest.raises(ImplementationFailed, match="could not start the implementation"):
+        adapter.hello()
+    adapter.close()
+
+
+def test_a_process_begun_but_never_greeted_is_killed_at_once_on_close() -> None:
+    adapter = fake("hostile_silent")
+    adapter.begin()
+    popen = adapter._process.popen
+    began = time.monotonic()
+    adapter.close()
+    assert time.monotonic() - began < BOUND and popen.returncode is not None and adapter.pid is None
+
+
+def test_adapter_for_starts_a_command_early_only_when_asked() -> None:
+    from conformance.adapters.select import adapter_for
+
+    lazy = adapter_for(f"cmd:{sys.executable} -m conformance serve-reference")
+    early = adapter_for(f"cmd:{sys.executable} -m conformance serve-reference", start_early=True)
+    try:
+        assert lazy.pid is None and early.pid is not None
+        assert early.hello() == Engine.info
+    finally:
+        lazy.close()
+        early.close()
+
+
 def test_send_before_start_is_a_failure_not_a_crash() -> None:
     with StdioAdapter(REFERENCE, timeout=BOUND) as adapter:
         with pytest.raises(ImplementationFailed, match="no scenario started"):
