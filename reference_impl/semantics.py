@@ -15,7 +15,7 @@ from typing import Any
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rule:
+class TableRow:
     """One row of a decision table: when every condition holds, ``result`` applies."""
 
     requirement: str
@@ -33,7 +33,7 @@ class MethodRules:
 
     kind: str
     ends_step: bool
-    outcomes: tuple[Rule, ...]
+    outcomes: tuple[TableRow, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,12 +56,12 @@ class Semantics:
     min_active_rounds: int
     max_active_rounds: int
     scheduler_module: str
-    eligibility: tuple[Rule, ...]
+    eligibility: tuple[TableRow, ...]
     visibility: Mapping[str, Visibility]
     methods: Mapping[str, MethodRules]
 
 
-def first_match(rules: tuple[Rule, ...], facts: Mapping[str, Any]) -> Rule:
+def first_match(rules: tuple[TableRow, ...], facts: Mapping[str, Any]) -> TableRow:
     """The first rule whose conditions all hold; a table always ends with a catch-all."""
     for rule in rules:
         if rule.matches(facts):
@@ -78,7 +78,7 @@ def parse_semantics(doc: Mapping[str, Any]) -> Semantics:
         max_active_rounds=constants["max_active_rounds"],
         scheduler_module=constants["scheduler_module"],
         eligibility=tuple(
-            Rule(requirement=row["requirement"], when=MappingProxyType(row["when"]), result=row["sleep_eligible"])
+            TableRow(requirement=row["requirement"], when=MappingProxyType(row["when"]), result=row["sleep_eligible"])
             for row in doc["eligibility"]
         ),
         visibility=MappingProxyType({state: Visibility(**row) for state, row in doc["visibility"].items()}),
@@ -88,7 +88,7 @@ def parse_semantics(doc: Mapping[str, Any]) -> Semantics:
                     kind=spec["kind"],
                     ends_step=spec["ends_step"],
                     outcomes=tuple(
-                        Rule(requirement=row["requirement"], when=MappingProxyType(row["when"]), result=row["outcome"])
+                        TableRow(requirement=row["requirement"], when=MappingProxyType(row["when"]), result=row["outcome"])
                         for row in spec["outcomes"]
                     ),
                 )

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from reference_impl.model import OutcomeKind, PluginState
-from reference_impl.semantics import Rule, first_match, load_semantics, parse_semantics
+from reference_impl.semantics import TableRow, first_match, load_semantics, parse_semantics
 from reference_impl.spec_files import spec_dir, spec_version
 
 
@@ -53,7 +53,7 @@ def test_every_table_ends_with_a_catch_all_and_covers_every_combination(semantic
 
 def test_a_table_without_a_matching_row_is_a_lookup_error():
     with pytest.raises(LookupError, match="catch-all"):
-        first_match((Rule(requirement="X-Y-1", when={"a": 1}, result=True),), {"a": 2})
+        first_match((TableRow(requirement="X-Y-1", when={"a": 1}, result=True),), {"a": 2})
 
 
 OUTCOME_REQUIREMENTS = {

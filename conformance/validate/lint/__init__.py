@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from conformance.documents.loader import YamlDocument
-from conformance.validate.lint import authoring, brief, controller, graph, host, structure, yaml11
+from conformance.validate.lint import authoring, brief, controller, graph, strategies, structure, yaml11
 from conformance.validate.lint.facts import HostFacts, ManifestFacts
 from conformance.validate.lint.registry import RULES, LintOptions, Rule, rule
 from reference_impl.problems import Problem
@@ -36,7 +36,7 @@ def check_set(manifests: Sequence[ManifestFacts], hosts: Sequence[HostFacts], op
     """Cross-file problems of the whole set; none when ``options.cross_file`` is off."""
     if not options.cross_file:
         return []
-    problems = [*graph.check_set(manifests, options), *host.check_set(manifests, hosts, options)]
+    problems = [*graph.check_set(manifests, options), *strategies.check_set(manifests, hosts, options)]
     return sorted(problems, key=lambda p: (p.source.path, *_position(p)) if p.source else ("", 0, 0))
 
 
