@@ -1,4 +1,5 @@
-"""The wheel carries spec/ and the scenarios: `pas` works after `pip install`, with no checkout."""
+"""The wheel and the sdist: both build, the wheel carries spec/ and the scenarios, and `pas` works after
+installing the wheel into a fresh venv, from a folder with no checkout; a wheel built from the sdist too."""
 
 from __future__ import annotations
 
@@ -30,6 +31,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist, built by the project's own build backend (hatchling) through its PEP 517 hook, offline."""
+    out = tmp_path_factory.mktemp("sdist")
+    subprocess.run([sys.executable, "-c", "import sys, hatchling.build as b; print(b.build_sdist(sys.argv[1]))", str(out)],
+                   cwd=ROOT, check=True, capture_output=True, text=True)
+    (built,) = out.glob("plugin_activation_spec-*.tar.gz")
+    return built
+
+
+@pytest.fixture(scope="module")
 def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with only the wheel installed; dependencies come from this interpreter's site-packages."""
     env_dir = tmp_path_factory.mktemp("venv")
@@ -48,6 +59,8 @@ def test_the_wheel_contains_the_spec_and_the_scenarios(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "reference_impl/_spec/semantics.yaml" in names
     assert "reference_impl/_spec/requirements.yaml" in names
+    assert "reference_impl/_spec/requirements.zh.yaml" in names
+    assert "conformance/docs_gen/vocabulary.zh.yaml" in names
     assert "reference_impl/_spec/VERSION" in names
     assert "reference_impl/_spec/schemas/plugin-manifest.schema.yaml" in names
     assert "conformance/suite/scenarios/fixtures.yaml" in names
@@ -90,3 +103,41 @@ def test_the_readme_main_job_passes_from_a_folder_with_no_checkout(installed: Pa
     counts = summary["counts"]
     assert summary["type"] == "summary" and counts["passed"] >= 150
     assert counts["passed"] == summary["total"]
+
+
+def test_the_sdist_carries_what_a_wheel_and_the_docs_are_built_from(sdist: Path) -> None:
+    import tarfile
+
+    with tarfile.open(sdist) as archive:
+        names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    for needed in ("pyproject.toml", "README.md", "mkdocs.yml", "spec/requirements.yaml", "spec/requirements.zh.yaml",
+                   "spec/schemas/plugin-manifest.schema.yaml", "spec/schemas/protocol/run-request.schema.yaml",
+                   "conformance/suite/scenarios/fixtures.yaml", "conformance/docs_gen/vocabulary.zh.yaml",
+                   "reference_impl/__init__.py", "docs/index.md", "docs/hooks/schemas.py"):
+        assert needed in names, needed
+
+
+def test_a_wheel_built_from_the_sdist_carries_the_spec(sdist: Path, tmp_path: Path) -> None:
+    import tarfile
+
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path, filter="data")
+    (source,) = tmp_path.glob("plugin_activation_spec-*")
+    out = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(out)], check=True)
+    (wheel,) = out.glob("plugin_activation_spec-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"reference_impl/_spec/requirements.yaml", "reference_impl/_spec/schemas/protocol/run-request.schema.yaml",
+            "conformance/docs_gen/vocabulary.zh.yaml"} <= names
+
+
+def test_the_installed_pas_prints_every_bundled_schema_from_a_folder_with_no_checkout(installed: Path, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    listing = subprocess.run([str(installed / "bin" / "pas"), "schema", "--list"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True)
+    assert listing.returncode == 0, listing.stderr
+    assert "protocol/run-request" in listing.stdout.split() and "plugin-manifest" in listing.stdout.split()
+    printed = subprocess.run([str(installed / "bin" / "pas"), "schema", "protocol/run-request"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True)
+    assert printed.returncode == 0 and json.loads(printed.stdout)["$id"].endswith("/protocol/run-request.schema.json")
