@@ -1,17 +1,24 @@
 """Wall time of the whole conformance suite: in-process against over stdio, side by side.
 
-    python bench/suite.py [--runs N]
+    python bench/suite.py [--runs N] [--no-js]
 
-A is ``python -m conformance run`` (the reference, in-process); B is
-``python -m conformance run --impl 'cmd:python -m conformance serve-reference'`` (the same
-reference behind the JSON-lines stdio protocol). After one warm-up each, A and B run in
-turn, A B A B ..., so that a drift in the machine's speed hits both alike; the script
-prints each one's minimum and median wall time and the B/A ratio pair by pair. Both are
-whole processes, start-up included. This is a script, not a test: timing never appears
-in the test suite.
+Two pairs, each measured A B A B ... after one warm-up of each, so that a drift in the
+machine's speed hits both alike:
+
+- the reference: ``python -m conformance run`` (in-process) against
+  ``python -m conformance run --impl 'cmd:python -m conformance serve-reference'`` (the same
+  reference behind the JSON-lines stdio protocol);
+- the JavaScript example (needs ``node``; skipped without it): ``... run --profile activation
+  --profile text`` in-process against ``... --impl 'cmd:node examples/js-scheduler/server.js'``
+  with the same profiles (the two it claims).
+
+For each command the script prints its minimum and median wall time, then the stdio /
+in-process ratio, pair by pair (min and median) against the goal (at most 1.5x). Both are whole
+processes, start-up included. This is a script, not a test: timing never appears in the
+test suite.
 
 Whole-process figures (user, sys, peak memory) for bench/README.md come from timing the
-same two command lines from outside, A and B alternating, with public tools, e.g.::
+same command lines from outside, A and B alternating, with public tools, e.g.::
 
     /usr/bin/time -v python -m conformance run
     /usr/bin/time -v python -m conformance run --impl 'cmd:python -m conformance serve-reference'
@@ -20,6 +27,7 @@ same two command lines from outside, A and B alternating, with public tools, e.g
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
@@ -27,8 +35,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-IN_PROCESS = [sys.executable, "-m", "conformance", "run"]
-OVER_STDIO = [*IN_PROCESS, "--impl", f"cmd:{sys.executable} -m conformance serve-reference"]
+GOAL = 1.5  # stdio / in-process, wall time of the whole suite
+RUN = [sys.executable, "-m", "conformance", "run"]
+JS_PROFILES = ["--profile", "activation", "--profile", "text"]
+PAIRS = {  # name: (in-process, over stdio)
+    "reference": (RUN, [*RUN, "--impl", f"cmd:{sys.executable} -m conformance serve-reference"]),
+    "javascript": ([*RUN, *JS_PROFILES], [*RUN, "--impl", "cmd:node examples/js-scheduler/server.js", *JS_PROFILES]),
+}
 
 
 def wall_time(argv: list[str]) -> float:
@@ -42,24 +55,37 @@ def wall_time(argv: list[str]) -> float:
 
 
 def _row(name: str, times: list[float]) -> str:
-    return f"{name:12} min {min(times):7.3f}s   median {statistics.median(times):7.3f}s"
+    return f"  {name:20} min {min(times):7.3f}s   median {statistics.median(times):7.3f}s"
+
+
+def measure(name: str, in_process: list[str], over_stdio: list[str], runs: int) -> float:
+    """Time one pair, print it, and return the median stdio / in-process ratio."""
+    wall_time(in_process), wall_time(over_stdio)  # warm-up: file caches, .pyc files
+    a_times, b_times = [], []
+    for _ in range(runs):
+        a_times.append(wall_time(in_process))
+        b_times.append(wall_time(over_stdio))
+    ratios = [b / a for a, b in zip(a_times, b_times)]
+    median = statistics.median(ratios)
+    print(f"{name}: whole suite, {runs} runs each, alternating (start-up included)")
+    print(_row("in-process", a_times))
+    print(_row("stdio", b_times))
+    verdict = "met" if median <= GOAL else "missed"
+    print(f"  {'stdio / in-process':20} min {min(ratios):5.2f}x   median {median:5.2f}x   (goal <= {GOAL}x: {verdict})")
+    return median
 
 
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="counted runs of each (default: 7)")
-    runs = parser.parse_args().runs
-    wall_time(IN_PROCESS), wall_time(OVER_STDIO)  # warm-up: file caches, .pyc files
-    a_times, b_times = [], []
-    for _ in range(runs):
-        a_times.append(wall_time(IN_PROCESS))
-        b_times.append(wall_time(OVER_STDIO))
-    ratios = [b / a for a, b in zip(a_times, b_times)]
-    print(f"whole suite, {runs} runs each, alternating (start-up included)")
-    print(_row("in-process", a_times))
-    print(_row("stdio", b_times))
-    print(f"{'stdio / in-process':18} min {min(ratios):5.2f}x   median {statistics.median(ratios):5.2f}x")
+    parser.add_argument("--no-js", action="store_true", help="skip the JavaScript example")
+    options = parser.parse_args()
+    for name, (in_process, over_stdio) in PAIRS.items():
+        if name == "javascript" and (options.no_js or shutil.which("node") is None):
+            print("javascript: skipped (--no-js, or no node on PATH)")
+            continue
+        measure(name, in_process, over_stdio, options.runs)
 
 
 if __name__ == "__main__":
