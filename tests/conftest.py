@@ -7,6 +7,7 @@ only problems whose maker is a frame inside conformance/ or reference_impl/.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -47,3 +48,23 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         listed = ", ".join(f"{code} ({where})" for code, where in sorted(_UNREGISTERED.items()))
         sys.stderr.write(f"\nunregistered problem codes emitted (add them to conformance/documents/codes.py): {listed}\n")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_REQUIRED = {
+    # env var: words of the skip reasons it turns into failures (CI installs these, so a skip there hides a gap)
+    "PAS_REQUIRE_NEKRO": ("nekroagent", "nekro-agent"),
+}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """With PAS_REQUIRE_NEKRO=1 (as in .ci/run), a test skipped because NekroAgent is missing fails instead."""
+    outcome = yield
+    report = outcome.get_result()
+    if not report.skipped:
+        return
+    reason = str(report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr).lower()
+    for variable, words in _REQUIRED.items():
+        if os.environ.get(variable) == "1" and any(word in reason for word in words):
+            report.outcome = "failed"
+            report.longrepr = f"{variable}=1 but the test was skipped: {reason}"
