@@ -152,6 +152,7 @@ _EN = {
            "divergence is explained on [Known divergences](divergences.md)."),
     "fails": "Failing scenarios:",
     "scenarios": "scenarios",
+    "outcomes": {"failed": "failed", "errored": "errored", "stale": "passed, but listed as an expected failure"},
 }
 _ZH = {
     "title": "实现",
@@ -167,6 +168,7 @@ _ZH = {
     "xf": "预期失败，按原因分组，取自其预期失败文件 `{file}`；每个有记录的差异在[已知差异](divergences.md)中说明。",
     "fails": "失败的场景：",
     "scenarios": "个场景",
+    "outcomes": {"failed": "失败", "errored": "出错", "stale": "通过，但被列为预期失败"},
 }
 
 
@@ -198,7 +200,8 @@ def _section(entry: Mapping[str, Any], words: Mapping[str, Any], categories: Map
         lines.append("")
     failing = [sid for sid, outcome in entry["results"].items() if outcome in ("failed", "errored", "stale")]
     if failing:
-        lines += [words["fails"], ""] + [f"- {_scenario_link(s, categories)}: {entry['results'][s]}" for s in failing]
+        lines += [words["fails"], ""] + [f"- {_scenario_link(s, categories)}: {words['outcomes'][entry['results'][s]]}"
+                                         for s in failing]
         lines.append("")
     return lines
 
@@ -223,7 +226,8 @@ def render(data: Mapping[str, Any], words: Mapping[str, Any] = _EN) -> str:
             else:
                 rows.append([link, version, code(profile), str(tally["passed"]), str(tally["expected"]),
                              str(tally["failed"]), str(tally["skipped"])])
-    lines += table(words["cols"], rows) + ["", words["counting"], ""]
+    lines += table(words["cols"], rows)
+    lines += (["", words["counting"], ""] if lines[-1] else [words["counting"], ""])
     for entry in data["implementations"]:
         lines += _section(entry, words, categories)
     return "\n".join(lines).rstrip("\n") + "\n"
