@@ -228,6 +228,9 @@ def _admin(
     catalogue: Catalogue, state: SchedulerState, event: SetStrategy | SetScheduler | Enable | Disable
 ) -> tuple[SchedulerState, AdminObservation]:
     host = state.host
+    if not isinstance(event, SetScheduler) and event.module_name not in catalogue.manifests:
+        # ACT-ADMIN-3, ACT-ADMIN-4: admin changes name installed plugins only
+        return state, _rejected(f"no installed plugin has module_name {event.module_name!r}")
     if isinstance(event, SetStrategy):
         try:
             strategy = Strategy(event.strategy)
@@ -240,8 +243,6 @@ def _admin(
         host = replace(host, strategies=strategies)
     elif isinstance(event, SetScheduler):
         host = replace(host, scheduler_enabled=event.enabled)
-    elif event.module_name not in catalogue.manifests:
-        return state, _rejected(f"no installed plugin has module_name {event.module_name!r}")
     elif isinstance(event, Enable):
         enabled = host.enabled
         if not catalogue.manifests[event.module_name].builtin and event.module_name not in enabled:

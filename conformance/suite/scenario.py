@@ -145,15 +145,19 @@ class Scenario:
         return tuple(seen)
 
 
-def _event(action: str, value: Any, adapters: Mapping[str, str]) -> Event:
+def _event(action: str, value: Any, adapters: dict[str, str]) -> Event:
+    """The event of one step; ``adapters`` holds each conversation's adapter so far (a run may change it)."""
     if action == "run":
-        conversation = value or DEFAULT_CONVERSATION
+        value = value if isinstance(value, Mapping) else {"conversation": value or DEFAULT_CONVERSATION}
+        conversation = value.get("conversation", DEFAULT_CONVERSATION)
+        if "adapter" in value:  # ACT-STATE-7: from this run on, the conversation is on this adapter
+            adapters[conversation] = value["adapter"]
         return StartRun(conversation=conversation, adapter=adapters.get(conversation))
     if action in ("activate", "extend"):
         conversation = value.get("conversation", DEFAULT_CONVERSATION)
         call = Activate if action == "activate" else Extend
         return call(conversation=conversation, module_name=value["module_name"],
-                    rounds=value.get("rounds", OMITTED), adapter=adapters.get(conversation))
+                    rounds=value.get("rounds", OMITTED), adapter=value.get("adapter", adapters.get(conversation)))
     if action == "set_strategy":
         return SetStrategy(module_name=value["module_name"], strategy=value["strategy"])
     if action == "enable":
@@ -202,7 +206,7 @@ def _host_expectation(raw: Mapping[str, Any]) -> HostExpectation | None:
     return HostExpectation(**listed, config=raw.get("config"), provenance=raw.get("provenance"))
 
 
-def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, adapters: Mapping[str, str],
+def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, adapters: dict[str, str],
           load: Load | None = None) -> Step:
     action = next(key for key in (*ACTIONS, *HOST_ACTIONS) if key in raw)
     text = raw.get("text")

@@ -231,10 +231,14 @@ function call(catalogue, state, event) {
 const applied = () => ({ outcome: 'applied' });
 const rejected = (reason) => ({ outcome: 'rejected', reason });
 
-/** Admin actions: strategies, enable/disable, the scheduler switch (ACT-ADMIN-1..3, ACT-SCHED-*). */
+/** Admin actions: strategies, enable/disable, the scheduler switch (ACT-ADMIN-1..4, ACT-SCHED-*). */
 function admin(catalogue, state, event) {
   const host = state.host;
   const change = (fields) => ({ state: { ...state, host: { ...host, ...fields } }, observation: applied() });
+  if (event.cmd !== 'set-scheduler' && !catalogue.get(event.module_name)) {
+    // ACT-ADMIN-4: a strategy, enable or disable names an installed plugin
+    return { state, observation: rejected(`no installed plugin has module_name '${event.module_name}'`) };
+  }
   switch (event.cmd) {
     case 'set-strategy': {
       if (!STRATEGIES.includes(event.strategy)) {
@@ -250,7 +254,6 @@ function admin(catalogue, state, event) {
     case 'enable':
     case 'disable': {
       const plugin = catalogue.get(event.module_name);
-      if (!plugin) return { state, observation: rejected(`no installed plugin has module_name '${event.module_name}'`) };
       const disabled = new Set(host.disabled);
       if (event.cmd === 'disable') return change({ disabled: disabled.add(plugin.moduleName) });
       disabled.delete(plugin.moduleName);
