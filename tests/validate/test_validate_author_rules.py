@@ -55,3 +55,14 @@ def test_the_version_warning_is_suppressible_on_its_line(tmp_path):
 
 def test_suggest_version_pads_short_versions_and_drops_a_leading_v():
     assert [suggest_version(v) for v in ("1", "V2.1", "3.4.5")] == ["write '1.0.0'", "write '2.1.0'", "write '3.4.5'"]
+
+
+def test_the_controller_with_a_brief_is_not_told_to_opt_in_to_sleep(tmp_path):
+    # plugin_activation never sleeps (ACT-ELIG-8): "add allow_sleep: true" would earn controller-sleepable.
+    from conformance.validate.check import check_paths
+
+    manifest = tmp_path / "plugin_activation.yaml"
+    manifest.write_text("name: Plugin activation\nmodule_name: plugin_activation\nversion: 1.0.0\n"
+                        "description: The scheduler.\nsleep_brief: Turns plugins on and off.\n", encoding="utf-8")
+    codes = {p.code for p in check_paths([str(manifest)]).problems}
+    assert "brief-without-allow-sleep" not in codes

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from conformance.validate.lint.controller import scheduler_module
 from conformance.documents.loader import YamlDocument
 from conformance.validate.lint.facts import doc_problem
 from conformance.validate.lint.registry import LintOptions
@@ -35,7 +36,10 @@ def check_manifest(doc: YamlDocument, options: LintOptions) -> Iterator[Problem]
     del options  # no options; same signature as the other families
     value = doc.value
     brief = value.get("sleep_brief")
-    if isinstance(brief, str) and brief.strip() and value.get("allow_sleep") is None:
+    # The controller never sleeps (ACT-ELIG-8): telling it to opt in would trade this warning for
+    # controller-sleepable, an error.
+    controller = value.get("module_name") == scheduler_module()
+    if isinstance(brief, str) and brief.strip() and value.get("allow_sleep") is None and not controller:
         yield doc_problem("brief-without-allow-sleep",
                           "sleep_brief is set but allow_sleep is not, so the plugin never sleeps unless an admin "
                           "sets the allow_sleep strategy; add 'allow_sleep: true' to let it sleep", doc, "/sleep_brief")
