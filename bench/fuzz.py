@@ -1,16 +1,20 @@
 """Fuzzing speed in steps per second: in-process against over stdio, side by side.
 
-    python bench/fuzz.py [--examples N] [--runs R]
+    python bench/fuzz.py [--examples N] [--runs R] [--quick]
 
 A is ``pas fuzz --impl reference`` (the reference against itself, in-process); B is the same
 search with the implementation behind the stdio protocol
 (``cmd:python -m conformance serve-reference``, one process for the whole run). Both use
 the same seed, so they generate the same cases and send the same steps; A and B run in
 turn, A B A B ..., so that a drift in the machine's speed hits both alike. A step is one
-event sent to the implementation (and to the reference beside it), Hypothesis' generation
-included. The replay rows send the same cases again without Hypothesis, which shows what
-the generation costs. The goal is at least 1,000 steps/s for A. This is a script, not a
-test: timing never appears in the test suite.
+event sent to the implementation (and to the reference beside it), generation included.
+
+The fuzzer cannot go faster than the implementation it drives: *excluding the
+implementation* divides the steps by the run's time minus the time spent inside the
+adapter's ``start`` and ``send`` (for stdio: the round trip, the other process included),
+which is what the fuzzer itself (generation, the reference beside it, the comparison)
+sustains. Goals: 10,000 steps/s in-process, 3,000 over stdio. A script, not a test:
+timing never appears in the test suite.
 """
 
 from __future__ import annotations
@@ -20,22 +24,46 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conformance.adapters.inprocess import reference_adapter  # noqa: E402
-from conformance.adapters.select import adapter_for  # noqa: E402
-from conformance.fuzz.compare import compare_case  # noqa: E402
-from conformance.fuzz.search import FuzzOptions, fuzz  # noqa: E402
-from reference_impl.engine import Engine  # noqa: E402
+from conformance.adapters.inprocess import reference_adapter
+from conformance.adapters.select import adapter_for
+from conformance.fuzz.search import FuzzOptions, fuzz
 
 STDIO = f"cmd:{sys.executable} -m conformance serve-reference"
-GOAL = 1_000.0
+GOALS = {"in-process": 10_000.0, "over stdio": 3_000.0}
 SEED = 20240601
 
 
-def _fuzz_rate(make_adapter, examples: int) -> float:
-    adapter = make_adapter()
+class _Timed:
+    """An adapter wrapper that adds up the seconds spent inside the implementation's start and send."""
+
+    def __init__(self, adapter: Any) -> None:
+        self.adapter, self.inside = adapter, 0.0
+
+    def start(self, manifests, host) -> None:
+        began = time.perf_counter()
+        try:
+            self.adapter.start(manifests, host)
+        finally:
+            self.inside += time.perf_counter() - began
+
+    def send(self, event) -> Any:
+        began = time.perf_counter()
+        try:
+            return self.adapter.send(event)
+        finally:
+            self.inside += time.perf_counter() - began
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.adapter, name)
+
+
+def _measure(make_adapter, examples: int) -> tuple[float, float]:
+    """(steps/s of the whole search, steps/s excluding the time inside the implementation)."""
+    adapter = _Timed(make_adapter())
     try:
         adapter.hello()  # start-up (a process, for stdio) is not part of the steady rate
         result = fuzz(adapter, FuzzOptions(max_examples=examples, seed=SEED))
@@ -43,42 +71,11 @@ def _fuzz_rate(make_adapter, examples: int) -> float:
         adapter.close()
     if result.finding is not None or result.hello_error is not None:
         sys.exit(f"the reference disagreed with itself: {result.finding or result.hello_error}")
-    return result.steps_per_second
-
-
-def _cases(examples: int) -> list:
-    from hypothesis import HealthCheck, Phase, given, seed, settings
-
-    from conformance.fuzz.strategies import cases
-
-    found: list = []
-
-    @seed(SEED)
-    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
-    @given(cases())
-    def collect(case):
-        found.append(case)
-
-    collect()
-    return found
-
-
-def _replay_rate(make_adapter, cases: list) -> float:
-    adapter = make_adapter()
-    reference = Engine()
-    try:
-        adapter.hello()
-        started, steps = time.perf_counter(), 0
-        for case in cases:
-            steps += compare_case(adapter, case, reference, text=True).steps
-        return steps / (time.perf_counter() - started)
-    finally:
-        adapter.close()
+    return result.steps_per_second, result.steps / max(result.duration - adapter.inside, 1e-9)
 
 
 def _row(name: str, rates: list[float]) -> str:
-    return f"{name:26} min {min(rates):9,.0f}   median {statistics.median(rates):9,.0f} steps/s"
+    return f"{name:36} min {min(rates):9,.0f}   median {statistics.median(rates):9,.0f} steps/s"
 
 
 def main() -> None:
@@ -86,28 +83,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=300, help="cases per measurement (default: 300)")
     parser.add_argument("--runs", type=int, default=5, help="counted runs of each (default: 5)")
+    parser.add_argument("--quick", action="store_true", help="100 cases, 3 runs (for bench/regenerate.py)")
     args = parser.parse_args()
-    in_process, over_stdio = reference_adapter, (lambda: adapter_for(STDIO))
-    cases = _cases(args.examples)
-    _fuzz_rate(in_process, 20), _fuzz_rate(over_stdio, 20)  # warm-up: imports, caches, .pyc files
-    rates: dict[str, list[float]] = {"fuzz in-process": [], "fuzz over stdio": [],
-                                     "replay in-process": [], "replay over stdio": []}
+    if args.quick:
+        args.examples, args.runs = 100, 3
+    sides = {"in-process": reference_adapter, "over stdio": lambda: adapter_for(STDIO)}
+    for make in sides.values():
+        _measure(make, 20)  # warm-up: imports, caches, .pyc files
+    whole: dict[str, list[float]] = {k: [] for k in sides}
+    harness: dict[str, list[float]] = {k: [] for k in sides}
     for _ in range(args.runs):
-        rates["fuzz in-process"].append(_fuzz_rate(in_process, args.examples))
-        rates["fuzz over stdio"].append(_fuzz_rate(over_stdio, args.examples))
-        rates["replay in-process"].append(_replay_rate(in_process, cases))
-        rates["replay over stdio"].append(_replay_rate(over_stdio, cases))
+        for side, make in sides.items():
+            rate, alone = _measure(make, args.examples)
+            whole[side].append(rate)
+            harness[side].append(alone)
     print(f"pas fuzz, the reference against itself: {args.examples} cases per run, {args.runs} runs each, alternating")
-    for name, values in rates.items():
-        print(_row(name, values))
-    for kind in ("fuzz", "replay"):
-        ratios = [a / b for a, b in zip(rates[f"{kind} in-process"], rates[f"{kind} over stdio"])]
-        print(f"{kind + ' in-process / stdio':26} min {min(ratios):6.2f}x   median {statistics.median(ratios):6.2f}x")
-    generation = [r / f for f, r in zip(rates["fuzz in-process"], rates["replay in-process"])]
-    print(f"{'replay / fuzz (in-process)':26} median {statistics.median(generation):6.2f}x  (the cost of generating)")
-    median = statistics.median(rates["fuzz in-process"])
-    verdict = "met" if median >= GOAL else "NOT met"
-    print(f"goal: at least {GOAL:,.0f} steps/s in-process: {verdict} ({median:,.0f})")
+    for side in sides:
+        print(_row(f"fuzz {side}", whole[side]))
+        print(_row(f"fuzz {side}, excluding the impl", harness[side]))
+    ratios = [a / b for a, b in zip(whole["in-process"], whole["over stdio"])]
+    print(f"{'in-process / stdio':36} min {min(ratios):6.2f}x   median {statistics.median(ratios):6.2f}x")
+    for side, goal in GOALS.items():
+        median = statistics.median(whole[side])
+        verdict = "met" if median >= goal else "NOT met"
+        print(f"goal: at least {goal:,.0f} steps/s {side}: {verdict} ({median:,.0f})")
 
 
 if __name__ == "__main__":

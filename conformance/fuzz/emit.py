@@ -43,8 +43,16 @@ class _Dumper(yaml.SafeDumper):
     """yaml.SafeDumper, writing multi-line strings as literal blocks."""
 
 
+# YAML 1.1 line breaks besides \n and \r: PyYAML's literal and plain styles lose a leading one
+# (a brief of "\x85\u2029..." came back without its NEL), its double-quoted style escapes them.
+_UNICODE_BREAKS = frozenset("\x85\u2028\u2029")
+
+
 def _str(dumper: yaml.SafeDumper, value: str) -> Any:
-    style = "|" if "\n" in value else None
+    if _UNICODE_BREAKS.intersection(value):
+        style: str | None = '"'
+    else:
+        style = "|" if "\n" in value else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 

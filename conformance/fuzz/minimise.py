@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from conformance.fuzz.case import MAIN, Case, in_conversation
-from conformance.fuzz.strategies import NAMES, UNKNOWN, manifest
+from conformance.fuzz.generate import NAMES, UNKNOWN, manifest
 from reference_impl.events import OMITTED, Activate, Extend
 
 

@@ -1,27 +1,27 @@
-"""The search: Hypothesis generates cases until one disagrees, then the disagreement is shrunk.
+"""The search: cases are generated from the run's seed until one disagrees, then it is shrunk.
 
-A ``@given`` property is built and called programmatically, with an explicit seed, no
-example database, no deadline and quiet output. The first case that disagrees ends the
-generation; it is then shrunk by :mod:`conformance.fuzz.minimise`,
-a greedy pass that knows what a case is made of. Hypothesis' own shrinker is not used: each
-of its attempts re-draws a whole case through Hypothesis, which costs far more than
-replaying the few steps of a case, and a replay of a hanging implementation costs a whole
-timeout. The greedy pass is deterministic, so ``--seed`` reproduces the emitted file.
-Nothing here raises for the implementation's faults; Ctrl-C ends the search with what was
-found.
+``random.Random(seed)`` picks each case's own seed and length;
+:func:`conformance.fuzz.generate.generate_case` builds the case from them. Hypothesis is not
+in this loop: even drawing two values per case through it cost more than running the case's
+steps on both sides (its engine mutates and replays earlier examples), and its shrinker
+would re-draw whole cases. The first case that disagrees ends the generation; it is then
+shrunk by :mod:`conformance.fuzz.minimise`, a greedy pass that knows what a case is made
+of, and replays a hanging implementation a bounded number of times. Both passes are
+deterministic, so ``--seed`` reproduces the emitted file. Nothing here raises for the
+implementation's faults; Ctrl-C ends the search with what was found.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Disagreement, Verdict, compare_case
 from conformance.fuzz.minimise import minimise
-from conformance.fuzz.strategies import MAX_STEPS, cases
+from conformance.fuzz.generate import MAX_STEPS, generate_case
 from conformance.adapters.implementation import Adapter
 from conformance.suite.results import ErrorDetail
 from conformance.suite.runner import effective_profiles, greet
@@ -29,17 +29,6 @@ from reference_impl.engine import Engine
 from reference_impl.model import ImplementationInfo, Profile
 
 ProgressCallback = Callable[..., None]  # (examples, steps, *, shrinking) -> None
-
-
-class _Stop(BaseException):
-    """Ends the Hypothesis search early: the time budget is spent, or an errored case was found.
-
-    A BaseException, so that Hypothesis lets it through instead of replaying the case.
-    """
-
-
-class _Disagrees(Exception):
-    """Raised inside the property for a disagreeing case, so that Hypothesis ends the generation."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,40 +123,24 @@ class _Search:
             self.on_progress(self.examples, self.steps, shrinking=self.first is not None)
         return result.disagreement
 
-    def probe(self, case: Case) -> None:
-        """The property Hypothesis checks: raises when ``case`` disagrees like the first finding."""
-        if self.first is not None:
-            raise _Disagrees  # Hypothesis' final replay of the disagreeing case: nothing new to learn
-        budget = self.options.time_budget
-        if budget is not None and time.monotonic() - self.started >= budget:
-            raise _Stop
-        self.examples += 1
-        found = self.compare(case)
-        if found is None:
-            return
-        self.first, self.best, self.original_steps = found, (case, found), len(case.events)
-        if found.verdict is Verdict.ERRORED:
-            raise _Stop  # no replay: a hang would cost another timeout
-        raise _Disagrees
+    def cases(self) -> Iterator[Case]:
+        """The search's cases in order: each from a seed and a length drawn from the run's seed."""
+        draw = random.Random(self.seed)
+        for _ in range(self.options.max_examples):
+            yield generate_case(draw.getrandbits(64), draw.randint(1, self.options.max_steps))
 
     def run(self) -> None:
-        """Search with Hypothesis until max_examples, the budget, a finding or Ctrl-C."""
-        from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-        from hypothesis import seed as seeded
-        from hypothesis.errors import Flaky
-
-        @settings(max_examples=self.options.max_examples, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.quiet,
-                  derandomize=False, print_blob=False)
-        @given(cases(self.options.max_steps))
-        def agrees_with_reference(case: Case) -> None:
-            self.probe(case)
-
-        test = seeded(self.seed)(agrees_with_reference)
+        """Compare cases until max_examples, the time budget, a disagreement or Ctrl-C."""
+        budget = self.options.time_budget
         try:
-            test()
-        except (_Disagrees, _Stop, Flaky):
-            pass  # the disagreeing case is in self.best either way
+            for case in self.cases():
+                if budget is not None and time.monotonic() - self.started >= budget:
+                    return
+                self.examples += 1
+                found = self.compare(case)
+                if found is not None:
+                    self.first, self.best, self.original_steps = found, (case, found), len(case.events)
+                    return
         except KeyboardInterrupt:
             self.interrupted = True
 

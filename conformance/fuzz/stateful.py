@@ -30,7 +30,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from conformance.fuzz.case import CONVERSATIONS, MAIN, describe
 from conformance.fuzz.compare import differences
-from conformance.fuzz.strategies import CONVERSATION_CHOICES, ROUNDS_ARGUMENTS, STRATEGY_VALUES, targets, worlds
+from conformance.fuzz.strategies import conversations, rounds_arguments, strategy_values, targets, worlds
 from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.runner import effective_profiles
 from reference_impl.engine import Engine
@@ -96,8 +96,8 @@ class SchedulerAgainstReference(RuleBasedStateMachine):
             adapter.reset()
             raise AssertionError(f"the implementation errored on start: {error}") from None
 
-    def _target(self, data: st.DataObject) -> str:
-        return data.draw(targets(self.names), label="module_name")
+    def _target(self, data: st.DataObject, *, admin: bool = False) -> str:
+        return data.draw(targets(self.names, admin=admin), label="module_name")
 
     def _step(self, event: Event) -> None:
         adapter, text = self.shared.ready()
@@ -114,7 +114,7 @@ class SchedulerAgainstReference(RuleBasedStateMachine):
             found = "\n".join(f"  {m}" for m in mismatches)
             raise AssertionError(f"{where}: the implementation differs from the reference:\n{found}")
 
-    @rule(conversation=CONVERSATION_CHOICES)
+    @rule(conversation=conversations)
     def run(self, conversation: str) -> None:
         """A run starts."""
         self._step(StartRun(conversation=conversation, adapter=CONVERSATIONS[conversation]))
@@ -124,32 +124,32 @@ class SchedulerAgainstReference(RuleBasedStateMachine):
         """A run starts in the main conversation (a second rule: runs are what show every bug)."""
         self._step(StartRun(conversation=MAIN))
 
-    @rule(data=st.data(), conversation=CONVERSATION_CHOICES, rounds=ROUNDS_ARGUMENTS)
+    @rule(data=st.data(), conversation=conversations, rounds=rounds_arguments)
     def activate(self, data: st.DataObject, conversation: str, rounds: Any) -> None:
         """The model calls activate_plugin."""
         self._step(Activate(conversation=conversation, module_name=self._target(data), rounds=rounds,
                             adapter=CONVERSATIONS[conversation]))
 
-    @rule(data=st.data(), conversation=CONVERSATION_CHOICES, rounds=ROUNDS_ARGUMENTS)
+    @rule(data=st.data(), conversation=conversations, rounds=rounds_arguments)
     def extend(self, data: st.DataObject, conversation: str, rounds: Any) -> None:
         """The model calls extend_plugin_activation."""
         self._step(Extend(conversation=conversation, module_name=self._target(data), rounds=rounds,
                           adapter=CONVERSATIONS[conversation]))
 
-    @rule(data=st.data(), strategy=st.sampled_from(STRATEGY_VALUES))
+    @rule(data=st.data(), strategy=strategy_values)
     def set_strategy(self, data: st.DataObject, strategy: str) -> None:
-        """An admin sets a strategy (one of the values is invalid)."""
-        self._step(SetStrategy(module_name=self._target(data), strategy=strategy))
+        """An admin sets a strategy (valid, unknown or not a string at all)."""
+        self._step(SetStrategy(module_name=self._target(data, admin=True), strategy=strategy))
 
     @rule(data=st.data())
     def enable(self, data: st.DataObject) -> None:
         """An admin enables a plugin (now and then an unknown one)."""
-        self._step(Enable(module_name=self._target(data)))
+        self._step(Enable(module_name=self._target(data, admin=True)))
 
     @rule(data=st.data())
     def disable(self, data: st.DataObject) -> None:
         """An admin disables a plugin (now and then an unknown one)."""
-        self._step(Disable(module_name=self._target(data)))
+        self._step(Disable(module_name=self._target(data, admin=True)))
 
     @rule(enabled=st.booleans())
     def set_scheduler(self, enabled: bool) -> None:

@@ -1,4 +1,8 @@
-"""The strategies reach every eligibility combination, every host setting and every kind of step."""
+"""The generator reaches every eligibility combination, host setting, kind of step and JSON type of argument.
+
+The search generates from seeds (``generate_case``), so most checks run it over a range of
+seeds: deterministic, no Hypothesis. The Hypothesis strategies draw from the same tables.
+"""
 
 from __future__ import annotations
 
@@ -7,92 +11,141 @@ import json
 
 from hypothesis import HealthCheck, Phase, given, settings
 
-from conformance.fuzz.case import CONVERSATIONS, action_of
-from conformance.fuzz.strategies import ALLOW_SLEEP, BRIEFS, ELIGIBILITY_ROWS, FLAG_ROWS, ROUNDS, STRATEGY_VALUES, UNKNOWN, cases, plugin_sets, worlds
-from reference_impl.events import OMITTED
-from reference_impl.model import Strategy
+from conformance.fuzz.case import CONVERSATIONS, Case, action_of
+from conformance.fuzz.compare import Disagreement, Verdict
+from conformance.fuzz.emit import Provenance, check_document, dump, scenario_document
+from conformance.fuzz.generate import (
+    ALLOW_SLEEP, BRIEFS, ELIGIBILITY_ROWS, FLAG_ROWS, ROUNDS, STRATEGY_VALUES, SUPPORT_ADAPTER, UNKNOWN, generate_case,
+    manifest,
+)
+from conformance.fuzz.strategies import cases, seeded_cases, worlds
+from reference_impl.events import OMITTED, Activate, Enable, SetStrategy, StartRun
+from reference_impl.model import WHITE_SPACE, HostConfig, Strategy
 
-_SETTINGS = settings(max_examples=200, database=None, derandomize=True, deadline=None, phases=[Phase.generate],
-                     suppress_health_check=list(HealthCheck))
+_SEEDS = range(400)
 
 
-def _collect(strategy, describe, examples: int = 200) -> set:
-    seen: set = set()
-
-    @settings(_SETTINGS, max_examples=examples)
-    @given(strategy)
-    def record(value):
-        seen.update(describe(value))
-
-    record()
-    return seen
+def _generated() -> list[Case]:
+    return [generate_case(seed, 40) for seed in _SEEDS]
 
 
 def _brief(text: str) -> str:
-    return "white space" if text and not text.strip() else "text" if text else "empty"
-
-
-def _combination(manifest) -> tuple:
-    return (manifest.allow_sleep, _brief(manifest.sleep_brief), manifest.builtin, manifest.injects_prompt,
-            bool(manifest.support_adapter))
+    return "blank" if not text.strip(WHITE_SPACE) else "text"
 
 
 def test_every_eligibility_combination_is_a_possible_plugin():
     # Each plugin is one row of each table; every row is reachable, so every combination is.
-    possible = {(allow, _brief(brief), builtin, injects, bool(support))
+    possible = {(allow, _brief(brief), builtin, injects, support)
                 for (allow, brief), (builtin, injects, support) in itertools.product(ELIGIBILITY_ROWS, FLAG_ROWS)}
-    every = set(itertools.product(ALLOW_SLEEP, {_brief(b) for b in BRIEFS}, (False, True), (False, True), (False, True)))
-    assert len(every) == 72 and possible == every
+    every = set(itertools.product(ALLOW_SLEEP, ("blank", "text"), (False, True), (False, True), SUPPORT_ADAPTER))
+    assert possible == every
 
 
-def test_plugin_sets_draw_every_value_of_every_eligibility_field():
-    seen = _collect(plugin_sets(), lambda plugins: {(i, value) for m in plugins if m.module_name != "plugin_activation"
-                                                    for i, value in enumerate(_combination(m))})
-    assert seen == {(i, value) for combination in itertools.product(
-        ALLOW_SLEEP, {_brief(b) for b in BRIEFS}, (False, True), (False, True), (False, True))
-        for i, value in enumerate(combination)}
+def test_generated_plugins_carry_every_brief_every_eligibility_value_and_every_adapter_list():
+    plugins = [m for case in _generated() for m in case.plugins if m.module_name != "plugin_activation"]
+    assert {m.sleep_brief for m in plugins} == set(BRIEFS)
+    assert {m.allow_sleep for m in plugins} == set(ALLOW_SLEEP)
+    assert {m.support_adapter for m in plugins} == set(SUPPORT_ADAPTER)
+    assert {(m.builtin, m.injects_prompt) for m in plugins} == set(itertools.product((False, True), repeat=2))
+
+
+def test_the_briefs_include_unicode_white_space_and_characters_only_one_language_trims():
+    blank = [b for b in BRIEFS if b and not b.strip(WHITE_SPACE)]
+    assert any("\u3000" in b for b in blank) and any("\u00a0" in b for b in blank) and any("\u2028" in b for b in blank)
+    assert "\ufeff" in BRIEFS and "\u001f" in BRIEFS  # not White_Space: a non-blank brief
 
 
 def test_host_configs_reach_each_strategy_disabled_plugins_an_unknown_entry_and_the_scheduler_off():
-    def describe(world):
-        plugins, host = world
-        names = {m.module_name for m in plugins if not m.builtin}
-        found = {("strategy", s) for s in host.strategies.values()}
-        found |= {("disabled",)} if host.disabled else set()
-        found |= {("left out",)} if names - set(host.enabled) else set()
-        found |= {("ghost",)} if UNKNOWN in host.enabled else set()
-        found |= {("scheduler", host.scheduler_enabled)}
-        return found
-
-    seen = _collect(worlds(), describe)
+    seen = set()
+    for case in _generated():
+        host, names = case.host, {m.module_name for m in case.plugins if not m.builtin}
+        seen |= {("strategy", s) for s in host.strategies.values()}
+        seen |= {("disabled",)} if host.disabled else set()
+        seen |= {("left out",)} if names - set(host.enabled) else set()
+        seen |= {("ghost",)} if UNKNOWN in host.enabled else set()
+        seen |= {("scheduler", host.scheduler_enabled)}
     assert {("strategy", s) for s in Strategy} <= seen
     assert {("disabled",), ("left out",), ("ghost",), ("scheduler", True), ("scheduler", False)} <= seen
 
 
-def test_steps_reach_every_action_every_edge_rounds_value_and_every_conversation():
-    def describe(case):
-        found = set()
-        for event in case.events:
-            doc = event.to_json()
-            found.add(("action", action_of(event)))
-            if "conversation" in doc:
-                found.add(("conversation", doc["conversation"]))
-            if action_of(event) in ("activate", "extend"):
-                found.add(("rounds", json.dumps(doc["rounds"]) if "rounds" in doc else "omitted"))
-            if action_of(event) == "set_strategy":
-                found.add(("strategy", event.strategy))
-            if action_of(event) in ("enable", "disable") and event.module_name == UNKNOWN:
-                found.add(("unknown", action_of(event)))
-            if action_of(event) == "set_scheduler":
-                found.add(("scheduler", event.enabled))
-        return found
+def _describe(case: Case) -> set:
+    found = set()
+    for event in case.events:
+        doc = event.to_json()
+        found.add(("action", action_of(event)))
+        if "conversation" in doc:
+            found.add(("conversation", doc["conversation"], doc.get("adapter")))
+        if isinstance(event, (Activate,)) or action_of(event) == "extend":
+            found.add(("rounds", json.dumps(doc["rounds"]) if "rounds" in doc else "omitted"))
+            installed = {m.module_name for m in case.plugins}
+            name = event.module_name
+            if name not in installed and name.strip() in installed:
+                found.add(("padded name", name != name.strip(" \t")))  # True: padded with non-ASCII space
+            elif name not in installed:
+                found.add(("call name", "unknown" if name == UNKNOWN else "empty" if not name else "other"))
+        if isinstance(event, SetStrategy):
+            found.add(("strategy", json.dumps(event.strategy)))
+        if action_of(event) in ("enable", "disable") and event.module_name in (UNKNOWN, "plugin_activation"):
+            found.add(("admin target", action_of(event), event.module_name))
+        if action_of(event) == "set_scheduler":
+            found.add(("scheduler", event.enabled))
+    return found
 
-    # Generous: Hypothesis biases generation by constants found in loaded modules, so the
-    # number of examples needed to hit a rare value depends on what else the session imported.
-    seen = _collect(cases(), describe, examples=400)
+
+def test_steps_reach_every_action_conversation_rounds_type_strategy_value_and_odd_name():
+    seen = set().union(*map(_describe, _generated()))
     actions = ("run", "activate", "extend", "set_strategy", "enable", "disable", "set_scheduler", "restart")
     assert {("action", a) for a in actions} <= seen
-    assert {("conversation", c) for c in CONVERSATIONS} <= seen
+    assert {("conversation", c, a) for c, a in CONVERSATIONS.items()} <= seen
     assert {("rounds", "omitted" if r is OMITTED else json.dumps(r)) for r in ROUNDS} <= seen
-    assert {("strategy", s) for s in STRATEGY_VALUES} <= seen
-    assert {("unknown", "enable"), ("unknown", "disable"), ("scheduler", True), ("scheduler", False)} <= seen
+    assert {("strategy", json.dumps(s)) for s in STRATEGY_VALUES} <= seen
+    assert {("padded name", False), ("padded name", True)} <= seen
+    assert {("call name", "unknown"), ("call name", "empty"), ("call name", "other")} <= seen
+    assert {("admin target", a, n) for a in ("enable", "disable") for n in (UNKNOWN, "plugin_activation")} <= seen
+    assert {("scheduler", True), ("scheduler", False)} <= seen
+
+
+def test_rounds_cover_every_json_type():
+    kinds = {type(r).__name__ for r in ROUNDS if r is not OMITTED}
+    assert kinds == {"NoneType", "int", "float", "str", "bool", "list", "dict"}
+    assert any(isinstance(r, int) and not isinstance(r, bool) and r > 2**63 for r in ROUNDS)
+    assert any(isinstance(r, int) and not isinstance(r, bool) and r < 0 for r in ROUNDS)
+
+
+def test_the_same_seed_and_length_give_the_same_case_and_other_seeds_differ():
+    assert generate_case(12345, 30) == generate_case(12345, 30)
+    assert len({generate_case(seed, 30).digest for seed in range(50)}) == 50
+
+
+def test_every_odd_value_survives_a_round_trip_through_an_emitted_scenario_file(tmp_path):
+    plugins = tuple(manifest(name, brief=brief) for name, brief in zip(("alpha", "beta", "gamma", "delta") * 2, BRIEFS))
+    plugins = tuple({m.module_name: m for m in plugins}.values())  # one per name
+    briefs = [manifest("alpha", brief=b) for b in BRIEFS]
+    events = [Activate(conversation="main", module_name=" alpha\u3000", rounds=r) for r in ROUNDS]
+    events += [SetStrategy(module_name="alpha", strategy=s) for s in STRATEGY_VALUES]
+    events += [Enable(module_name=UNKNOWN), StartRun(conversation="main")]
+    for brief_plugin in briefs:
+        case = Case(plugins=(brief_plugin, *plugins[1:]), host=HostConfig(enabled=("alpha", "beta")),
+                    events=tuple(events))
+        found = Disagreement(verdict=Verdict.ERRORED, index=len(events) - 1, event=events[-1], reason="crashed")
+        doc = scenario_document(case, found, Provenance(name="x", impl="x", seed=0, text=True))
+        assert check_document(dump(doc), case, path=str(tmp_path / "x.yaml"), text_profile=True) == []
+
+
+_QUICK = settings(max_examples=60, database=None, derandomize=True, deadline=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+
+
+def test_the_hypothesis_strategies_draw_from_the_same_tables():
+    seen: list = []
+
+    @_QUICK
+    @given(cases(max_steps=10), worlds(), seeded_cases(max_steps=10))
+    def record(case, world, seeded):
+        seen.append((case, world, seeded))
+
+    record()
+    for case, (plugins, host), seeded in seen:
+        assert 1 <= len(case.events) <= 10 and 1 <= len(seeded.events) <= 10
+        assert all(m.sleep_brief in BRIEFS for m in (*case.plugins, *plugins, *seeded.plugins))
+        assert isinstance(host, HostConfig)

@@ -1,0 +1,184 @@
+"""Fuzz cases from tables of values: one generator, fed by ``random.Random`` or by Hypothesis.
+
+Everything a case is built from is a row of a small table here: plugin shapes, host
+settings, step kinds and their arguments. :func:`build_plugins`, :func:`build_host` and
+:func:`build_event` pick rows through a ``choose(options)`` function. The search
+(:func:`generate_case`) passes a ``random.Random(seed).choice``, so Hypothesis only draws a
+seed and a length per case (a draw through Hypothesis costs far more than a step);
+:mod:`conformance.fuzz.strategies` passes a Hypothesis draw, so the state machine keeps
+Hypothesis' shrinking. The standard library only: no Hypothesis import here.
+
+What the tables reach is everything a scenario file can say about the activation profile:
+every ``allow_sleep`` x brief (empty, ASCII and Unicode white space, text padded with it,
+characters one language trims and another does not) x built-in x injects x support_adapter;
+host configs with plugins left out or disabled, an unknown entry, every strategy, the
+scheduler off; runs and calls in four conversations, two of them on chat adapters (a
+conversation keeps its adapter for its whole life: scenario files cannot change it between runs); call names
+with surrounding white space, in another case, empty or unknown; ``rounds`` of every JSON
+type; strategy changes to every valid value, unknown strings and non-strings; enable and
+disable (also of unknown modules and of ``plugin_activation``); the scheduler switch;
+restarts. Values that find bugs come more often (sleep-eligible plugins, the main
+conversation, everyday rounds), but every row stays possible.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from conformance.fuzz.case import CONVERSATIONS, MAIN, Case
+from reference_impl.events import OMITTED, Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun
+from reference_impl.model import HostConfig, Manifest, Method, MethodKind, Strategy
+
+T = TypeVar("T")
+Choose = Callable[[Sequence[Any]], Any]  # picks one item of a table
+
+NAMES: Final = ("alpha", "beta", "gamma", "delta")
+SCHEDULER: Final = "plugin_activation"
+UNKNOWN: Final = "ghost"  # named in calls, enabled lists and admin steps, never installed
+MAX_STEPS: Final = 40
+ALLOW_SLEEP: Final = (True, None, False)
+#: Sleep briefs: text; empty; blank (ASCII, then Unicode White_Space only: U+3000, U+00A0,
+#: U+2028, U+0085 ...); text padded with white space; and two non-blank briefs made of a
+#: character outside White_Space that JavaScript's trim (U+FEFF) or Python's strip (U+001F) removes.
+BRIEFS: Final = (
+    "Reads the weather. Activate for forecasts.", "", " \t\n", "\u3000\u00a0\u2028", "\u0085\u2029\u202f\u1680\u2003",
+    "\u3000 查天气：需要预报时激活。\u00a0\n", "\ufeff", "\u001f",
+)
+SUPPORT_ADAPTER: Final = ((), ("onebot_v11",), ("discord", "onebot_v11"))
+#: The rounds argument: omitted, then one of every JSON type and every edge: null, clamped
+#: integers, bounds, huge integers, floats (integral too), numeric strings, booleans, a list, an object.
+ROUNDS: Final = (OMITTED, None, 0, -1, 1, 2, 3, 19, 20, 21, 10**20, -(10**20), 2.5, 3.0, 1e300, "3", " 3", True, False,
+                 [3], {"rounds": 3})
+#: Strategy values an admin sets at run time: the valid ones, unknown and near-miss strings, non-strings.
+STRATEGY_VALUES: Final = ("auto", "allow_sleep", "forbid_sleep", "sometimes", "AUTO", " auto", "", None, 1, True,
+                          ["auto"], {"auto": True})
+HOST_STRATEGIES: Final = (None, Strategy.AUTO, Strategy.ALLOW_SLEEP, Strategy.FORBID_SLEEP)
+
+#: (allow_sleep, sleep_brief) rows, weighted: a sleep-eligible plugin more than half the time.
+ELIGIBILITY_ROWS: Final = tuple(itertools.product((True,) * 3 + ALLOW_SLEEP, BRIEFS[:1] * 5 + BRIEFS))
+#: (builtin, injects_prompt, support_adapter) rows.
+FLAG_ROWS: Final = tuple(itertools.product((False, True), (False, True), SUPPORT_ADAPTER[:1] * 2 + SUPPORT_ADAPTER))
+SHAPES: Final = tuple(itertools.product(range(1, len(NAMES) + 1), (False, True)))  # plugin count, scheduler installed
+#: Per plugin: (left out of enabled, disabled), mostly (False, False); then its strategy.
+PLACEMENTS: Final = ((False, False),) * 6 + ((True, False), (False, True))
+PLUGIN_STRATEGIES: Final = HOST_STRATEGIES[:1] * 3 + HOST_STRATEGIES
+GLOBALS: Final = tuple(itertools.product((False, True), (True,) * 5 + (False,)))  # "ghost" enabled, scheduler on
+#: A conversation for a run or call, mostly ``main``.
+CONVERSATION_CHOICES: Final = (MAIN,) * 5 + tuple(c for c in CONVERSATIONS if c != MAIN)
+#: The head of a step: (kind, conversation or switch). Runs and calls make three quarters of
+#: the steps: admin changes reshape the world, and too many leave no counter alive long enough.
+HEADS: Final = (
+    tuple(("run", c) for c in CONVERSATION_CHOICES) * 6
+    + tuple(("activate", c) for c in CONVERSATION_CHOICES) * 5
+    + tuple(("extend", c) for c in CONVERSATION_CHOICES) * 4
+    + (("set_strategy", None),) * 10 + (("enable", None),) * 7 + (("disable", None),) * 7
+    + (("set_scheduler", False),) * 5 + (("set_scheduler", True),) * 5 + (("restart", None),) * 8
+)
+#: Every edge value once, the everyday ones twice more: most calls should leave a counter behind.
+ROUNDS_ARGUMENTS: Final = (*ROUNDS, *(OMITTED, 1, 2, 3, 5, 1, 2, 20, 19) * 2)
+#: How an installed name is mangled in a call: surrounding (Unicode) white space, another case.
+NAME_DECORATIONS: Final = (" {}", "{}\t", "\u3000{}", "{} \u00a0", str.upper)
+
+
+@functools.cache
+def manifest(name: str, *, allow_sleep: bool | None = True, brief: str = BRIEFS[0], builtin: bool = False,
+             injects: bool = False, support_adapter: tuple[str, ...] = ()) -> Manifest:
+    """A small plugin manifest with one tool method, the given eligibility fields and flags."""
+    return Manifest(
+        name=name.replace("_", " ").title(), module_name=name, version="1.0.0", description=f"The {name} test plugin.",
+        methods=(Method(name=f"use_{name}", kind=MethodKind.TOOL, description=f"Use {name}."),),
+        allow_sleep=allow_sleep, sleep_brief=brief, builtin=builtin, injects_prompt=injects,
+        support_adapter=support_adapter,
+    )
+
+
+def scheduler_manifest() -> Manifest:
+    """The built-in, protected ``plugin_activation`` plugin (disabling it switches the scheduler off)."""
+    return manifest(SCHEDULER, allow_sleep=False, brief="", builtin=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """The module names steps over one plugin set may name, each table weighted towards installed plugins."""
+
+    calls: tuple[str, ...]  # activate / extend: any string
+    admin: tuple[str, ...]  # enable / disable / set_strategy: module-name shaped
+
+
+@functools.cache
+def targets(names: tuple[str, ...]) -> Targets:
+    """The target tables for plugins called ``names`` (cached: a few plugin sets recur all the time)."""
+    mangled = tuple(d.format(n) if isinstance(d, str) else d(n) for n in names if n != SCHEDULER
+                    for d in NAME_DECORATIONS)
+    calls = (*names * 8, *mangled, UNKNOWN, UNKNOWN, "")
+    extra = (UNKNOWN,) if SCHEDULER in names else (UNKNOWN, SCHEDULER)
+    return Targets(calls=calls, admin=(*names * 3, *extra))
+
+
+def build_plugins(choose: Choose, max_plugins: int = len(NAMES)) -> tuple[Manifest, ...]:
+    """One to ``max_plugins`` plugins named alpha, beta, ..., sometimes with ``plugin_activation``."""
+    count, with_scheduler = choose(SHAPES)
+    plugins = []
+    for name in NAMES[: min(count, max_plugins)]:
+        (allow, brief), (builtin, injects, support) = choose(ELIGIBILITY_ROWS), choose(FLAG_ROWS)
+        plugins.append(manifest(name, allow_sleep=allow, brief=brief, builtin=builtin, injects=injects,
+                                support_adapter=support))
+    if with_scheduler:
+        plugins.append(scheduler_manifest())
+    return tuple(plugins)
+
+
+def build_host(choose: Choose, plugins: tuple[Manifest, ...]) -> HostConfig:
+    """A host config over ``plugins``: now and then one left out of ``enabled`` or disabled, an
+    unknown entry, each strategy value (or none) per plugin, the scheduler on or (less often) off."""
+    enabled, disabled, strategies = [], set(), {}
+    for plugin in plugins:
+        left_out, off = choose(PLACEMENTS)
+        strategy = choose(PLUGIN_STRATEGIES)
+        if not plugin.builtin and not left_out:
+            enabled.append(plugin.module_name)
+        if off:
+            disabled.add(plugin.module_name)
+        if strategy is not None:
+            strategies[plugin.module_name] = strategy
+    ghost, scheduler = choose(GLOBALS)
+    if ghost:
+        enabled.append(UNKNOWN)
+    return HostConfig(enabled=tuple(enabled), disabled=frozenset(disabled), strategies=strategies,
+                      scheduler_enabled=scheduler)
+
+
+def build_event(choose: Choose, names: tuple[str, ...]) -> Event:
+    """One step over plugins called ``names``: a run, a call, an admin change or a restart."""
+    kind, detail = choose(HEADS)
+    if kind == "run":
+        return StartRun(conversation=detail, adapter=CONVERSATIONS[detail])
+    if kind == "activate" or kind == "extend":
+        call = Activate if kind == "activate" else Extend
+        return call(conversation=detail, module_name=choose(targets(names).calls), rounds=choose(ROUNDS_ARGUMENTS),
+                    adapter=CONVERSATIONS[detail])
+    if kind == "set_strategy":
+        return SetStrategy(module_name=choose(targets(names).admin), strategy=choose(STRATEGY_VALUES))
+    if kind == "set_scheduler":
+        return SetScheduler(enabled=detail)
+    if kind == "restart":
+        return Restart()
+    return (Enable if kind == "enable" else Disable)(module_name=choose(targets(names).admin))
+
+
+def build_case(choose: Choose, steps: int, max_plugins: int = len(NAMES)) -> Case:
+    """A whole case: plugins, a host config over them and ``steps`` events."""
+    plugins = build_plugins(choose, max_plugins)
+    host = build_host(choose, plugins)
+    names = tuple(m.module_name for m in plugins)
+    return Case(plugins=plugins, host=host, events=tuple(build_event(choose, names) for _ in range(steps)))
+
+
+def generate_case(seed: int, steps: int, max_plugins: int = len(NAMES)) -> Case:
+    """The case of ``seed``: the same seed and length give the same case on every run and machine."""
+    return build_case(random.Random(seed).choice, steps, max_plugins)
