@@ -1,0 +1,271 @@
+"""Mutation score of the conformance suite over reference_impl, measured with cosmic-ray.
+
+Runs on a snapshot of a commit (``git archive``), never on the work tree: other people import
+reference_impl live from the checkout. Each mutant is one change to one module of the snapshot;
+the test command is the whole suite against the reference, in-process (``python -m conformance
+run -q -x``: the host scenarios and the text profile are part of it); a non-zero exit or a
+timeout kills the mutant. Prints killed / survived / equivalent per module and overall, then
+every survivor with its diff.
+
+Set-up (a venv of its own keeps cosmic-ray's dependencies out of the project's)::
+
+    python -m venv /tmp/pas-mutation && /tmp/pas-mutation/bin/pip install 'cosmic-ray>=8.7,<9'
+    .venv/bin/python bench/mutation.py --cosmic-ray /tmp/pas-mutation/bin/cosmic-ray
+
+``--modules scheduler,render`` limits the run to some modules (a whole run is ~1,000 mutants,
+about 20 minutes on one core); ``--summarise DIR`` prints the table of a finished run again.
+
+What counts:
+- mutants inside annotations are equivalent by construction (every module has
+  ``from __future__ import annotations``, and nothing reads them at run time); they are not run;
+- cosmic-ray replaces a binary operator by each of ten others; only one replacement per
+  operator is run (``+``->``-``, ``|``->``&``... see ``_BINARY_KEPT``), as mutmut does: the
+  other nine break the same expression the same way;
+- other equivalent mutants are listed, each with the reason, in bench/mutation-equivalents.yaml
+  (module, operator, the source line) and counted apart from the survivors.
+Exit status: 0 when every non-equivalent mutant was killed, 1 otherwise, 2 when the unmutated
+snapshot fails the suite or the tool cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import io
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+EQUIVALENTS = ROOT / "bench" / "mutation-equivalents.yaml"
+# One replacement per binary operator, the nearest in meaning.
+_BINARY_KEPT = {
+    "Add": "Sub", "Sub": "Add", "Mul": "Div", "Div": "Mul", "FloorDiv": "Div", "Mod": "FloorDiv",
+    "Pow": "Mul", "LShift": "RShift", "RShift": "LShift", "BitOr": "BitAnd", "BitAnd": "BitOr",
+    "BitXor": "BitOr",
+}
+_BINARY = re.compile(r"core/ReplaceBinaryOperator_(\w+?)_(\w+)$")
+
+
+def snapshot(rev: str, dest: Path) -> str:
+    """Extract the tracked files of ``rev`` into ``dest`` and return the full commit id."""
+    commit = subprocess.run(["git", "rev-parse", rev], cwd=ROOT, check=True, capture_output=True,
+                            text=True).stdout.strip()
+    archive = subprocess.run(["git", "archive", commit], cwd=ROOT, check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(dest, filter="data")
+    return commit
+
+
+def annotation_spans(path: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(start, end) positions, 1-based lines, of every annotation in a module."""
+    spans = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        found = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            found.append(node.returns)
+        elif isinstance(node, ast.arg) and node.annotation is not None:
+            found.append(node.annotation)
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+        spans += [((a.lineno, a.col_offset), (a.end_lineno, a.end_col_offset)) for a in found]
+    return spans
+
+
+def prune(db: Path, tree: Path) -> Counter[str]:
+    """Delete the mutants that are not run: annotations, and binary replacements not kept."""
+    con = sqlite3.connect(db)
+    rows = con.execute("select job_id, module_path, operator_name, start_pos_row, start_pos_col "
+                       "from mutation_specs").fetchall()
+    spans: dict[str, list] = {}
+    dropped: Counter[str] = Counter()
+    for job, module, operator, row, col in rows:
+        if module not in spans:
+            source = (tree / module).read_text(encoding="utf-8")
+            future = "from __future__ import annotations" in source
+            spans[module] = annotation_spans(tree / module) if future else []
+        reason = None
+        if any(s <= (row, col) < e for s, e in spans[module]):
+            reason = "annotation"
+        elif (m := _BINARY.match(operator)) and _BINARY_KEPT.get(m[1]) != m[2]:
+            reason = "binary-variant"
+        if reason:
+            dropped[f"{module}\0{reason}"] += 1
+            con.execute("delete from mutation_specs where job_id = ?", (job,))
+            con.execute("delete from work_items where job_id = ?", (job,))
+    con.commit()
+    con.close()
+    return dropped
+
+
+def load_equivalents() -> list[dict]:
+    """The listed equivalent mutants (module, operator, code, why)."""
+    data = yaml.safe_load(EQUIVALENTS.read_text(encoding="utf-8")) or {}
+    return list(data.get("mutants", ()))
+
+
+def is_listed(entry: dict, listed: list[dict]) -> dict | None:
+    """The equivalents-file entry that names this mutant, matched by module, operator and line text."""
+    for item in listed:
+        if (item["module"] == entry["module"] and item["operator"] == entry["operator"]
+                and item["code"].strip() == entry["code"]
+                and item.get("occurrence_on_line", entry["on_line"]) == entry["on_line"]):
+            return item
+    return None
+
+
+def collect(workdir: Path) -> dict:
+    """Read a finished session into per-mutant entries and the pruned counts."""
+    meta = json.loads((workdir / "meta.json").read_text(encoding="utf-8"))
+    tree = workdir / "tree"
+    con = sqlite3.connect(workdir / "session.sqlite")
+    rows = con.execute(
+        "select s.module_path, s.operator_name, s.start_pos_row, s.start_pos_col, r.worker_outcome, "
+        "r.test_outcome, r.diff, r.output from mutation_specs s left join work_results r using (job_id) "
+        "order by s.module_path, s.start_pos_row, s.start_pos_col, s.operator_name").fetchall()
+    listed = load_equivalents()
+    lines: dict[str, list[str]] = {}
+    seen: Counter[tuple] = Counter()
+    mutants = []
+    for module, operator, row, col, worker, test, diff, output in rows:
+        text = lines.setdefault(module, (tree / module).read_text(encoding="utf-8").splitlines())
+        code = text[row - 1].strip()
+        seen[(module, operator, code)] += 1
+        entry = {"module": module, "line": row, "col": col, "operator": operator, "code": code,
+                 "on_line": seen[(module, operator, code)], "diff": diff or "", "output": (output or "")[-400:]}
+        if worker is None:
+            entry["result"] = "not-run"
+        elif (worker or "").upper() == "NORMAL" and (test or "").upper() == "SURVIVED":
+            entry["result"] = "equivalent" if is_listed(entry, listed) else "survived"
+        elif (worker or "").upper() == "NORMAL" and (test or "").upper() == "KILLED":
+            entry["result"] = "killed"
+        else:
+            entry["result"] = f"{(worker or '').lower()}/{(test or '').lower()}"
+        mutants.append(entry)
+    return {"meta": meta, "mutants": mutants}
+
+
+def table(session: dict) -> str:
+    """The per-module table, in markdown."""
+    per: dict[str, Counter[str]] = defaultdict(Counter)
+    for m in session["mutants"]:
+        per[m["module"]][m["result"]] += 1
+    for key, n in session["meta"]["pruned"].items():
+        module, reason = key.split("\0")
+        per[module][reason] += n
+    head = ("| module | run | killed | survived | equivalent (listed) | other | score | "
+            "annotations (equivalent, not run) |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    out = [head]
+    total: Counter[str] = Counter()
+    for module in sorted(per):
+        c = per[module]
+        total.update(c)
+        out.append(_row(Path(module).name, c))
+    out.append(_row("**all**", total))
+    return "\n".join(out)
+
+
+def _row(name: str, c: Counter[str]) -> str:
+    other = sum(v for k, v in c.items() if k not in ("killed", "survived", "equivalent", "annotation",
+                                                     "binary-variant"))
+    run = c["killed"] + c["survived"] + c["equivalent"] + other
+    scored = c["killed"] + c["survived"] + other
+    score = f"{100 * c['killed'] / scored:.1f}%" if scored else "-"
+    return (f"| {name} | {run} | {c['killed']} | {c['survived']} | {c['equivalent']} | {other} | {score} "
+            f"| {c['annotation']} |")
+
+
+def report(session: dict) -> int:
+    """Print the table and the survivors; return the exit status."""
+    meta = session["meta"]
+    print(f"commit {meta['commit']}  cosmic-ray {meta['tool']}  test command: {meta['test_command']}")
+    print(f"binary-operator variants not run (one replacement kept per operator): "
+          f"{sum(n for k, n in meta['pruned'].items() if k.endswith('binary-variant'))}")
+    print(table(session))
+    bad = [m for m in session["mutants"] if m["result"] not in ("killed", "equivalent")]
+    for m in bad:
+        print(f"\n{m['result'].upper()} {m['module']}:{m['line']}:{m['col']} {m['operator']}  ({m['code']})")
+        print(m["diff"].rstrip())
+    listed = load_equivalents()
+    used = [m for m in session["mutants"] if m["result"] == "equivalent"]
+    stale = [e for e in listed if not any(is_listed(m, [e]) for m in used)]
+    for e in stale:
+        print(f"\nnote: listed equivalent not met in this run: {e['module']}:{e.get('line')} {e['operator']}")
+    return 1 if bad else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Snapshot, initialise, prune, check the baseline, execute, report."""
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="pas-mutation-"))
+    tree = workdir / "tree"
+    if tree.exists():
+        shutil.rmtree(tree)
+    tree.mkdir(parents=True)
+    commit = snapshot(args.rev, tree)
+    modules = [f"reference_impl/{m.removesuffix('.py')}.py" for m in args.modules.split(",")] if args.modules \
+        else sorted(str(p.relative_to(tree)) for p in (tree / "reference_impl").glob("*.py"))
+    command = f"{args.python} -m conformance run -q -x"
+    config = workdir / "cosmic-ray.toml"
+    config.write_text(
+        "[cosmic-ray]\n"
+        f"module-path = {json.dumps(modules)}\n"
+        f"timeout = {float(args.timeout)}\n"
+        "excluded-modules = []\n"
+        f"test-command = {json.dumps(command)}\n\n"
+        "[cosmic-ray.distributor]\nname = \"local\"\n", encoding="utf-8")
+    db = workdir / "session.sqlite"
+    db.unlink(missing_ok=True)
+    tool = subprocess.run([args.cosmic_ray, "--version"], capture_output=True, text=True).stdout.split()[-1]
+    subprocess.run([args.cosmic_ray, "init", str(config), str(db)], cwd=tree, check=True)
+    pruned = prune(db, tree)
+    (workdir / "meta.json").write_text(json.dumps({
+        "commit": commit, "tool": tool, "test_command": command, "modules": modules,
+        "pruned": dict(pruned)}), encoding="utf-8")
+    baseline = subprocess.run(command.split(), cwd=tree, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    if baseline.returncode != 0:
+        print(f"the unmutated snapshot fails the suite:\n{baseline.stdout[-2000:]}", file=sys.stderr)
+        return 2
+    print(f"session in {workdir}; running {len(list(sqlite3.connect(db).execute('select 1 from work_items')))} mutants",
+          file=sys.stderr, flush=True)
+    subprocess.run([args.cosmic_ray, "exec", str(config), str(db)], cwd=tree, check=True)
+    return summarise(workdir)
+
+
+def summarise(workdir: Path) -> int:
+    """Report a finished session (and keep its entries as JSON beside it)."""
+    session = collect(workdir)
+    (workdir / "results.json").write_text(json.dumps(session, indent=1), encoding="utf-8")
+    return report(session)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and run or summarise."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cosmic-ray", default=shutil.which("cosmic-ray") or "cosmic-ray",
+                        help="the cosmic-ray executable (default: the one on PATH)")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the Python with the project's dependencies that runs the suite (default: this one)")
+    parser.add_argument("--rev", default="HEAD", help="the commit to snapshot (default: HEAD)")
+    parser.add_argument("--modules", help="comma-separated module names under reference_impl (default: all)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per mutant (default: 60)")
+    parser.add_argument("--workdir", help="where the snapshot and session go (default: a new temp folder)")
+    parser.add_argument("--summarise", metavar="DIR", help="only report the finished session in DIR")
+    args = parser.parse_args(argv)
+    if args.summarise:
+        return summarise(Path(args.summarise))
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
