@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from conformance.suite.attribution import blamed
 from conformance.suite.expectations import check_step
 from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.keywords import keyword_matcher
@@ -59,7 +60,7 @@ def _base(scenario: Scenario, outcome: Outcome, **fields: Any) -> ScenarioResult
 def _failure(scenario: Scenario, step: Step, observed: Any, mismatches: Sequence[Any]) -> StepFailure:
     kept = tuple(replace(m, expected=bounded(m.expected), actual=bounded(m.actual)) for m in mismatches[:100])
     return StepFailure(index=step.index, action=step.action, note=step.note, event=step.event_json(),
-                       mismatches=kept, breaks=step.covers or scenario.covers,
+                       mismatches=kept, breaks=blamed(scenario, step, mismatches, observed),
                        observed=bounded(observed), source=step.source)
 
 
