@@ -11,8 +11,8 @@ run faster, never different. It defers on:
 - a keyword outside :data:`HANDLED_KEYWORDS`, a type it cannot tell apart exactly (an integer
   written as a float, ``enum`` members that are containers, unique items that are not strings);
 - a ``$ref`` that is not a JSON pointer, does not resolve, or crosses a subschema with its own
-  ``$id`` (an embedded resource has its own base URI); refs are looked up by ``referencing`` in
-  the same registry jsonschema uses, so percent-encoding and cross-file refs resolve identically;
+  ``$id`` (an embedded resource has its own base URI); refs resolve over the same schema store
+  jsonschema's registry wraps, joined and percent-decoded as ``referencing`` does;
 - a pattern that is not ECMA-262, and a schema or document deep enough to exhaust the stack;
 - a root whose ``$schema`` is not draft 2020-12.
 
@@ -25,7 +25,7 @@ does not import jsonschema (~0.1 s) only to hear "conforms".
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -120,22 +120,22 @@ def _keeps_base(schema: dict[str, Any], base: str) -> bool:
 
 
 class FastPath:
-    """The "certainly valid" walk over the schemas of one ``referencing`` registry.
+    """The "certainly valid" walk over a set of schemas (contents by URI, embedded resources included).
 
-    Resolved ``$ref``s are cached per (ref, base URI), so build one per registry and keep it.
+    Resolved ``$ref``s are cached per (ref, base URI), so build one per set and keep it.
     """
 
-    def __init__(self, registry: Any) -> None:
-        self._registry = registry
+    def __init__(self, schemas: Mapping[str, Any]) -> None:
+        self._schemas = schemas
         self._targets: dict[tuple[str, str], tuple[Any, str] | None] = {}
         self._walkable: dict[tuple[int, str], bool] = {}
 
     def certainly_valid(self, uri: str, instance: Any) -> bool:
         """Whether ``instance`` certainly satisfies the schema at ``uri``; False means "ask jsonschema".
 
-        Raises ``referencing.exceptions.NoSuchResource`` when no schema has that URI.
+        Raises KeyError when no schema has that URI.
         """
-        root = self._registry.contents(uri)
+        root = self._schemas[uri]
         if isinstance(root, dict) and root.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
             return False
         try:
@@ -150,27 +150,25 @@ class FastPath:
         return self._targets[key]
 
     def _lookup(self, ref: str, base: str) -> tuple[Any, str] | None:
-        """The subschema ``ref`` names and its base URI; None when the fast path should defer."""
-        from referencing.exceptions import Unresolvable
+        """The subschema ``ref`` names and its base URI; None when the fast path should defer.
 
+        Resolves as ``referencing`` does (RFC 3986 joining, then an RFC 6901 pointer, percent-decoded),
+        over the same schema objects, without importing it.
+        """
         document, fragment = (base, ref[1:]) if ref.startswith("#") else urldefrag(urljoin(base, ref))
         if fragment and not fragment.startswith("/"):
             return None  # an anchor: resolved by jsonschema
-        try:
-            target = self._registry.resolver(base).lookup(ref).contents
-            node = self._registry.contents(document)
-        except (Unresolvable, LookupError):
-            return None
+        node = self._schemas.get(document)
         for token in unquote(fragment[1:]).split("/") if fragment else ():
-            if isinstance(node, list) and token.isdigit():
-                node = node[int(token)] if int(token) < len(node) else None
-            elif isinstance(node, dict):
-                node = node.get(token.replace("~1", "/").replace("~0", "~"))
+            if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            elif isinstance(node, dict) and token.replace("~1", "/").replace("~0", "~") in node:
+                node = node[token.replace("~1", "/").replace("~0", "~")]
             else:
                 return None
             if isinstance(node, dict) and "$id" in node:
                 return None  # an embedded resource on the way: its refs resolve against its own $id
-        return (target, document) if node is target else None
+        return None if node is None else (node, document)
 
     def _certainly_fails(self, schema: Any, instance: Any, base: str) -> bool:
         """True only if ``instance`` certainly fails ``schema``: ``false``, a ``type`` it cannot have, a
@@ -285,9 +283,9 @@ class FastPath:
 
 @functools.cache
 def _bundled() -> FastPath:
-    from conformance.documents.schemas import registry
+    from conformance.documents.schemas import store
 
-    return FastPath(registry())
+    return FastPath(store())
 
 
 def certainly_valid(name: str, instance: Any) -> bool:

@@ -16,24 +16,35 @@ SCHEMA_NAMES = ("plugin-manifest", "host-config", "scenario", "requirements", "s
 
 
 @functools.cache
-def registry() -> Any:
-    """Every bundled schema by its ``$id`` (embedded resources crawled): the one schema store."""
+def store() -> dict[str, Any]:
+    """Every bundled schema's contents by its ``$id``: the one schema store, loaded once.
+
+    The fast path reads it as it is (no ``referencing`` import for a valid document);
+    :func:`registry` wraps the same objects for jsonschema.
+    """
     import yaml
-    from referencing import Registry, Resource
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    resources = []
+    found = {}
     for path in sorted((spec_dir() / "schemas").rglob("*.schema.yaml")):
         with open(path, encoding="utf-8") as stream:
             contents = yaml.load(stream, Loader=loader)
-        resources.append(Resource.from_contents(contents))
-    return Registry().with_resources((r.contents["$id"], r) for r in resources).crawl()
+        found[contents["$id"]] = contents
+    return found
+
+
+@functools.cache
+def registry() -> Any:
+    """The store as a ``referencing`` registry (embedded resources crawled), for jsonschema."""
+    from referencing import Registry, Resource
+
+    return Registry().with_resources((uri, Resource.from_contents(c)) for uri, c in store().items()).crawl()
 
 
 @functools.cache
 def schema_id(name: str) -> str:
     """The ``$id`` of a bundled schema by short name, e.g. ``plugin-manifest``; LookupError if there is none."""
-    for uri in registry():
+    for uri in store():
         if uri.endswith(f"/{name}.schema.json"):
             return uri
     raise LookupError(f"no bundled schema named {name!r}")
@@ -41,7 +52,7 @@ def schema_id(name: str) -> str:
 
 def schema(name: str) -> dict[str, Any]:
     """The contents of a bundled schema by short name."""
-    return registry()[schema_id(name)].contents
+    return store()[schema_id(name)]
 
 
 @functools.cache

@@ -17,7 +17,7 @@ from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from conformance.documents import fastschema
 from conformance.documents.ecma import compile_pattern, search
-from conformance.documents.schemas import registry
+from conformance.documents.schemas import registry, store
 from reference_impl.spec_files import spec_dir
 
 FOLDER = spec_dir() / "schemas"
@@ -82,7 +82,7 @@ def test_the_vocabulary_check_finds_a_key_made_by_a_comma_in_a_flow_mapping():
 
 
 def test_every_ref_in_every_bundled_schema_resolves_and_the_fast_path_follows_it():
-    fast = fastschema.FastPath(registry())
+    fast = fastschema.FastPath(store())
     refs = [(uri, pointer, base, schema["$ref"]) for uri, contents in _bundled()
             for pointer, base, schema in _subschemas(contents, base=uri) if "$ref" in schema]
     assert len(refs) > 100
@@ -101,8 +101,13 @@ def test_the_fast_path_handles_exactly_these_keywords():
     }
 
 
-def test_the_bundled_schemas_use_only_keywords_the_fast_path_handles():
-    used = {key for uri, contents in _bundled() for _, _, schema in _subschemas(contents, base=uri) for key in schema}
+FAST_KINDS = ("/plugin-manifest.", "/host-config.", "/scenario.", "/protocol/")
+
+
+def test_the_schemas_of_the_kinds_the_fast_path_serves_use_only_keywords_it_handles():
+    # bench/fastschema.py measures these kinds; a schema of another kind may use anything (it defers).
+    used = {key for uri, contents in _bundled() if any(kind in uri for kind in FAST_KINDS)
+            for _, _, schema in _subschemas(contents, base=uri) for key in schema}
     assert used <= fastschema.HANDLED_KEYWORDS, (
         f"{sorted(used - fastschema.HANDLED_KEYWORDS)}: teach the fast path, or every document of that kind "
         "goes through jsonschema")
