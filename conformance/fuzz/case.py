@@ -32,6 +32,11 @@ def in_conversation(event: Event, conversation: str) -> Event:
     return event
 
 
+def _name(module_name: str) -> str:
+    # A call may name anything; padding and odd characters must stay visible in a label.
+    return module_name if module_name.isidentifier() else json.dumps(module_name)
+
+
 def describe(event: Event) -> str:
     """A short human label for an event, e.g. ``activate alpha rounds=1 in side``."""
     doc = event.to_json()
@@ -40,7 +45,7 @@ def describe(event: Event) -> str:
         return f"run{where or ' in main'}"
     if isinstance(event, (Activate, Extend)):
         rounds = f" rounds={json.dumps(doc['rounds'])}" if "rounds" in doc else ""
-        return f"{action_of(event)} {event.module_name}{rounds}{where}"
+        return f"{action_of(event)} {_name(event.module_name)}{rounds}{where}"
     if isinstance(event, SetStrategy):
         return f"set_strategy {event.module_name}={json.dumps(event.strategy)}"
     if isinstance(event, SetScheduler):
