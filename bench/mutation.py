@@ -21,9 +21,14 @@ What counts:
 - cosmic-ray replaces a binary operator by each of ten others; only one replacement per
   operator is run (``+``->``-``, ``|``->``&``... see ``_BINARY_KEPT``), as mutmut does: the
   other nine break the same expression the same way;
-- other equivalent mutants are listed, each with the reason, in bench/mutation-equivalents.yaml
-  (module, operator, the source line) and counted apart from the survivors.
-Exit status: 0 when every non-equivalent mutant was killed, 1 otherwise, 2 when the unmutated
+- surviving mutants are explained in bench/mutation-equivalents.yaml (module, operator, the source
+  line, why), each of one kind: ``equivalent`` (no input can tell it from the original),
+  ``unobservable`` (a difference the suite cannot see by design: a property of the Python value
+  such as frozen or keyword-only, or code that ``pas run`` in-process never calls, such as the wire
+  parsers, which only the stdio protocol uses), or ``unstated`` (a behaviour no requirement states,
+  so no scenario may pin it; still counted against the score). ``not run``: mutants a stopped
+  session did not reach.
+Exit status: 0 when every mutant run was killed, equivalent or unobservable, 1 otherwise, 2 when the unmutated
 snapshot fails the suite or the tool cannot run.
 """
 
@@ -146,13 +151,17 @@ def collect(workdir: Path) -> dict:
         if worker is None:
             entry["result"] = "not-run"
         elif (worker or "").upper() == "NORMAL" and (test or "").upper() == "SURVIVED":
-            entry["result"] = "equivalent" if is_listed(entry, listed) else "survived"
+            item = is_listed(entry, listed)
+            entry["result"] = item.get("kind", "equivalent") if item else "survived"
         elif (worker or "").upper() == "NORMAL" and (test or "").upper() == "KILLED":
             entry["result"] = "killed"
         else:
             entry["result"] = f"{(worker or '').lower()}/{(test or '').lower()}"
         mutants.append(entry)
     return {"meta": meta, "mutants": mutants}
+
+
+_KINDS = ("killed", "survived", "equivalent", "unobservable", "unstated", "not-run")
 
 
 def table(session: dict) -> str:
@@ -163,8 +172,8 @@ def table(session: dict) -> str:
     for key, n in session["meta"]["pruned"].items():
         module, reason = key.split("\0")
         per[module][reason] += n
-    head = ("| module | run | killed | survived | equivalent (listed) | other | score | "
-            "annotations (equivalent, not run) |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    head = ("| module | mutants | killed | survived | equivalent | unobservable | unstated rule | other | "
+            "not run | score | annotations |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     out = [head]
     total: Counter[str] = Counter()
     for module in sorted(per):
@@ -176,13 +185,13 @@ def table(session: dict) -> str:
 
 
 def _row(name: str, c: Counter[str]) -> str:
-    other = sum(v for k, v in c.items() if k not in ("killed", "survived", "equivalent", "annotation",
-                                                     "binary-variant"))
-    run = c["killed"] + c["survived"] + c["equivalent"] + other
-    scored = c["killed"] + c["survived"] + other
+    other = sum(v for k, v in c.items() if k not in (*_KINDS, "annotation", "binary-variant"))
+    total = sum(c[k] for k in _KINDS) + other
+    # The score: killed over the mutants run that are neither equivalent nor unobservable by the suite.
+    scored = c["killed"] + c["survived"] + c["unstated"] + other
     score = f"{100 * c['killed'] / scored:.1f}%" if scored else "-"
-    return (f"| {name} | {run} | {c['killed']} | {c['survived']} | {c['equivalent']} | {other} | {score} "
-            f"| {c['annotation']} |")
+    return (f"| {name} | {total} | {c['killed']} | {c['survived']} | {c['equivalent']} | {c['unobservable']} "
+            f"| {c['unstated']} | {other} | {c['not-run']} | {score} | {c['annotation']} |")
 
 
 def report(session: dict) -> int:
@@ -192,12 +201,12 @@ def report(session: dict) -> int:
     print(f"binary-operator variants not run (one replacement kept per operator): "
           f"{sum(n for k, n in meta['pruned'].items() if k.endswith('binary-variant'))}")
     print(table(session))
-    bad = [m for m in session["mutants"] if m["result"] not in ("killed", "equivalent")]
+    bad = [m for m in session["mutants"] if m["result"] not in ("killed", "equivalent", "unobservable", "not-run")]
     for m in bad:
         print(f"\n{m['result'].upper()} {m['module']}:{m['line']}:{m['col']} {m['operator']}  ({m['code']})")
         print(m["diff"].rstrip())
     listed = load_equivalents()
-    used = [m for m in session["mutants"] if m["result"] == "equivalent"]
+    used = [m for m in session["mutants"] if m["result"] in ("equivalent", "unobservable", "unstated")]
     stale = [e for e in listed if not any(is_listed(m, [e]) for m in used)]
     for e in stale:
         print(f"\nnote: listed equivalent not met in this run: {e['module']}:{e.get('line')} {e['operator']}")
