@@ -260,6 +260,25 @@ def _lost_key(expected: Any, actual: Any) -> bool:
     return any(k not in actual or _lost_key(v, actual[k]) for k, v in expected.items())
 
 
+_XML_ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"), ("&amp;", "&"))
+
+
+def _unescaped(text: str) -> str:
+    for escaped, raw in _XML_ESCAPES:
+        text = text.replace(escaped, raw)
+    return text
+
+
+def text_difference(mismatch: Mismatch) -> str:
+    """``escaping`` when the texts differ only in XML escapes (TXT-BLOCK-2), ``other`` otherwise."""
+    expected, actual = mismatch.expected, mismatch.actual
+    if not (isinstance(expected, str) and isinstance(actual, str)) or _unescaped(expected) == expected:
+        return "other"
+    if mismatch.check == "equals":
+        return "escaping" if _unescaped(expected) == _unescaped(actual) else "other"
+    return "escaping" if mismatch.check == "contains" and _unescaped(expected) in actual else "other"
+
+
 def config_difference(expected: Any, actual: Any) -> str:
     """``missing_key`` (a merge lost a key), ``extra_key`` (a key nobody set) or ``value``."""
     if _lost_key(expected, actual):
@@ -285,6 +304,8 @@ def _keys(by: str, mismatch: Mismatch, facts: StepFacts) -> list[str]:
         return [rounds_class(facts.rounds, facts.semantics)]
     if by == "event":
         return _event_kind(mismatch, facts)
+    if by == "text_difference":
+        return [text_difference(mismatch)]
     if by == "problem_code":
         return _problem_codes(mismatch)
     return [config_difference(mismatch.expected, mismatch.actual)]

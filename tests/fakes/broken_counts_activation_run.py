@@ -1,7 +1,9 @@
 """Broken on purpose: the run in which a plugin is activated already counts as one of its runs.
 
 activate_plugin(m, 3) stores 2 instead of 3, so the plugin is visible for 2 runs, not 3
-(breaks ACT-COUNT-2: the activation run does not count).
+(the activation run does not count).
+
+Breaks: ACT-COUNT-3
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 A sleeping plugin's counter goes to -1, so extending it afterwards stores 2 instead of 3
 (breaks ACT-COUNT-4 only active plugins count down, and ACT-EXTEND-5).
+
+Breaks: ACT-COUNT-4
 """
 
 from __future__ import annotations

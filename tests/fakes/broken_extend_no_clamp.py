@@ -2,6 +2,8 @@
 
 Each argument is clamped to 1..20, but the sum is not: 19 + 5 stores 24
 (breaks ACT-EXTEND-6).
+
+Breaks: ACT-EXTEND-6
 """
 
 from __future__ import annotations

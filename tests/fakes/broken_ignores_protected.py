@@ -2,6 +2,8 @@
 
 A protected plugin with a brief then sleeps under the admin ``allow_sleep`` strategy
 (breaks ACT-ELIG-1: protection beats every admin strategy).
+
+Breaks: ACT-ELIG-1
 """
 
 from __future__ import annotations

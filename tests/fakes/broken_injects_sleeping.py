@@ -1,7 +1,9 @@
 """Broken on purpose: prompt injection is called for sleeping plugins too.
 
 Injection runs for every plugin that injects, whatever its state
-(breaks ACT-STATE-3: a sleeping plugin's injection is not called).
+(a sleeping plugin's injection is never called).
+
+Breaks: ACT-STATE-4
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 The implementation checks "is it shown as active in this run" instead of the stored
 counter, which is already 0 then (breaks ACT-ACTIVATE-7).
+
+Breaks: ACT-ACTIVATE-7
 """
 
 from __future__ import annotations

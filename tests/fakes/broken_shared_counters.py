@@ -2,6 +2,8 @@
 
 Activating a plugin in one conversation makes it active in every other one
 (breaks ACT-COUNT-6: counters are per conversation).
+
+Breaks: ACT-COUNT-6
 """
 
 from __future__ import annotations

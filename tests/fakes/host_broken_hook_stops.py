@@ -2,6 +2,8 @@
 
 The subscribers after the one that raised are never called (the seed's minimal skeleton,
 without its recommended try/except). Violates HOST-HOOK-2.
+
+Breaks: HOST-HOOK-2
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 A plugin listed before the plugin it depends on is set up first and would read an empty
 instance (seed 003 §5.1's pitfall). Violates HOST-LIFE-1.
+
+Breaks: HOST-LIFE-1
 """
 
 from __future__ import annotations

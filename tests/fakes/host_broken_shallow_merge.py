@@ -3,6 +3,8 @@
 A higher layer's top-level key replaces the lower layer's whole value, so setting
 ``api.timeout_s`` in the host config file silently drops the default ``api.retries``.
 Violates HOST-CFG-2 (deep merge).
+
+Breaks: HOST-CFG-2
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 A plugin is torn down while plugins that depend on it are still running. Violates
 HOST-LIFE-2 (exact reverse of the start order).
+
+Breaks: HOST-LIFE-2
 """
 
 from __future__ import annotations
