@@ -126,7 +126,43 @@ def _message(error: Any) -> str:
         return f"{_short(error.instance)} does not match the required pattern {error.validator_value}{_hint(error)}"
     if error.validator in ("maxLength", "minLength", "type", "const", "format", "uniqueItems"):
         return error.message.replace(repr(error.instance), _short(error.instance), 1)
+    if error.validator in ("oneOf", "anyOf"):
+        return _alternatives_message(error)
     return error.message
+
+
+def field_name(path: Any) -> str:
+    """The field a schema error is about, as a reader writes it: ``plugins[2]``, ``host.strategies``."""
+    name = ""
+    for part in path:
+        name += f"[{part}]" if isinstance(part, int) else f"{'.' if name else ''}{part}"
+    return name or "the document"
+
+
+def _form(branch: Any) -> str:
+    if not isinstance(branch, dict):
+        return "any value" if branch is True else "no value"
+    if branch.get("title"):
+        return str(branch["title"])
+    if "$ref" in branch:
+        return str(branch["$ref"]).rsplit("/", 1)[-1].removesuffix(".json").removesuffix(".schema")
+    if branch.get("required"):
+        return "an object with " + ", ".join(map(str, branch["required"]))
+    return str(branch.get("type", "a value"))
+
+
+def _alternatives_message(error: Any) -> str:
+    """A oneOf/anyOf failure that names the field, the forms it may take and the closest miss."""
+    from jsonschema.exceptions import best_match
+
+    field = field_name(error.absolute_path)
+    forms = " or ".join(_form(b) for b in error.validator_value)
+    if error.validator == "oneOf" and not error.context:  # valid under several branches
+        return f"{field} matches more than one of its allowed forms ({forms}); make it fit exactly one"
+    closest = best_match(error.context)
+    where = field_name(closest.absolute_path) if closest is not None else field
+    hint = f"; closest: {where}: {_message(closest)}" if closest is not None else ""
+    return f"{field} matches none of its allowed forms ({forms}){hint}"
 
 
 def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", value: Any = None) -> list[Problem]:

@@ -41,18 +41,38 @@ def _missing(mismatch: Mismatch) -> bool:
     return mismatch.to_json()["actual"] is None and str(mismatch).endswith("got (missing)")
 
 
+def _whole_text(text: Any) -> list[str]:
+    """The text an implementation rendered, every line of it (already bounded to 64 KiB by the runner)."""
+    if not isinstance(text, str):
+        return [f"  text was {show(text)}"]
+    return ["  text was:", *(f"  | {line}" for line in text.splitlines() or [""])]
+
+
 def mismatch_lines(mismatch: Mismatch) -> list[str]:
-    """One line per simple difference; a unified diff for differing multi-line texts."""
+    """One line per simple difference; a unified diff for differing texts, never cut at a fixed length."""
     expected, actual = mismatch.expected, mismatch.actual
     if mismatch.field == "text" and mismatch.check == "equals" and isinstance(expected, str) and isinstance(actual, str):
         diff = difflib.unified_diff(expected.splitlines(), actual.splitlines(), "expected", "actual", lineterm="", n=1)
         return ["/text differs from the expected text:", *(f"  {line}" for line in diff)]
     if mismatch.field == "text" and mismatch.check == "contains":
-        return [f"/text should contain {show(expected)}", f"  text was {show(actual, 400)}"]
+        return [f"/text should contain {show(expected, len(str(expected)) + 2)}", *_whole_text(actual)]
     if mismatch.field == "text" and mismatch.check == "not_contains":
-        return [f"/text should not contain {expected.removeprefix('no ')} but does", f"  text was {show(actual, 400)}"]
+        return [f"/text should not contain {expected.removeprefix('no ')} but does", *_whole_text(actual)]
     got = "(missing)" if _missing(mismatch) else show(actual)
     return [f"{mismatch.where}: expected {show(expected)}, got {got}"]
+
+
+def breaks_lines(breaks: Iterable[str]) -> list[str]:
+    """One line per broken requirement: ID, RFC 2119 level and its text from spec/requirements.yaml."""
+    from conformance.suite.coverage import load_requirements
+
+    known = load_requirements()[0]
+    lines = []
+    for requirement_id in breaks:
+        requirement = known.get(requirement_id)
+        said = f" ({requirement.level}) {requirement.text}" if requirement is not None and requirement.text else ""
+        lines.append(f"breaks   {requirement_id}{said}")
+    return lines or ["breaks   (no requirement named)"]
 
 
 def _view(view: Any) -> str:
@@ -93,7 +113,7 @@ def failure_text(result: ScenarioResult) -> str:
     note = f": {failure.note}" if failure.note else ""
     lines = [f"{where}step {failure.index} ({failure.action}){note}",
              f"sent     {show(failure.event)}",
-             f"breaks   {', '.join(failure.breaks) or '(no requirement named)'}"]
+             *breaks_lines(failure.breaks)]
     for mismatch in failure.mismatches:
         lines += mismatch_lines(mismatch)
     lines.append(f"observed {observed_text(failure.observed)}")

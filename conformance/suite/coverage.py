@@ -41,7 +41,8 @@ def load_requirements(path: Path | None = None) -> tuple[Mapping[str, Requiremen
     for entry in doc.value.get("requirements") or ():
         if isinstance(entry, dict) and isinstance(entry.get("id"), str):
             found[entry["id"]] = Requirement(id=entry["id"], level=str(entry.get("level", "UNKNOWN")),
-                                             profile=str(entry.get("profile", "")), title=str(entry.get("title", "")))
+                                             profile=str(entry.get("profile", "")), title=str(entry.get("title", "")),
+                                             text=str(entry.get("text", "")))
     return found, ()
 
 

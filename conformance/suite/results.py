@@ -155,12 +155,13 @@ class ScenarioResult:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Requirement:
-    """A requirement as the summary needs it: id, RFC 2119 level, profile, title."""
+    """A requirement as the summary and reports need it: id, RFC 2119 level, profile, title, text."""
 
     id: str
     level: str = "UNKNOWN"
     profile: str = ""
     title: str = ""
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
