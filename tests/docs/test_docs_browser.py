@@ -136,14 +136,21 @@ def test_on_a_wide_screen_the_overview_shows_the_wide_timeline(browser, base_url
     assert browser.evaluate(f"{_PICTURE}.currentSrc").endswith("generated/timeline.svg")
 
 
-def test_on_a_phone_the_protocol_sequence_is_a_diagram_or_readable_source(phone, base_url):
-    # mkdocs-material draws ```mermaid blocks with mermaid.js, which it loads from a CDN; offline (as in
-    # CI) the block stays as its source text, which must still fit the screen without being cut.
-    phone.open(base_url + "protocol/")
-    drawn = phone.evaluate("!!document.querySelector('article .mermaid svg')")
-    block = "document.querySelector('article .mermaid')"
-    assert phone.evaluate(f"!!{block}")
-    if not drawn:
-        assert "sequenceDiagram" in phone.evaluate(f"{block}.textContent")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
-    phone.screenshot(ARTIFACTS / "phone-protocol.png")
+# mkdocs-material replaces each <pre class="mermaid"> by a <div class="mermaid"> holding the drawn SVG in a
+# closed shadow root: a div that has taken space means the diagram was drawn.
+_DIAGRAM = "document.querySelector('article div.mermaid')"
+
+
+@pytest.mark.parametrize("page", ["protocol/", "zh/protocol/", "", "zh/"])
+def test_on_a_phone_the_mermaid_diagrams_are_drawn_offline_and_fit(phone, base_url, page):
+    # mkdocs-material draws ```mermaid blocks into a shadow root, with the mermaid.js the site serves itself.
+    phone.open(base_url + page)
+    assert phone.wait_for(f"!!{_DIAGRAM} && {_DIAGRAM}.getBoundingClientRect().height > 100", timeout=20)
+    assert phone.evaluate("document.querySelectorAll('article pre.mermaid').length") == 0  # none left undrawn
+    width = phone.evaluate(f"{_DIAGRAM}.getBoundingClientRect().width")
+    assert 0 < width <= 375
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375  # the page never scrolls sideways
+    phone.evaluate(f"{_DIAGRAM}.scrollIntoView({{block: 'start'}})")
+    phone.evaluate("new Promise(done => setTimeout(done, 500))")
+    phone.screenshot(ARTIFACTS / f"phone-diagram-{page.replace('/', '-') or 'home'}.png")
+    assert phone.errors == []

@@ -73,6 +73,12 @@ def test_requirement_sources_link_to_the_sources_page(built_site):
     assert 'id="seed-000"' in sources and 'id="nekroagent-code"' in sources
 
 
+def test_mermaid_is_served_by_the_site_itself(built_site):
+    html = (built_site / "protocol" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<script src="\.\./javascripts/vendor/mermaid-[0-9.]+\.min\.js"></script>', html)
+    assert (built_site / "javascripts" / "vendor" / "mermaid-11.17.2.min.js").stat().st_size > 1_000_000
+
+
 def test_mermaid_diagrams_are_left_for_the_browser_to_draw(built_site):
     for page in ("index.html", "protocol/index.html", "zh/protocol/index.html"):
         html = (built_site / page).read_text(encoding="utf-8")
@@ -132,10 +138,11 @@ def test_every_page_is_in_the_navigation_rule_pages_included():
 
 
 def test_every_rule_page_is_in_the_built_navigation(built_site):
-    html = (built_site / "generated" / "lint-rules" / "index.html").read_text(encoding="utf-8")
-    nav = html[html.index('<nav class="md-nav md-nav--primary"'):html.index("</nav>", html.index('<nav class="md-nav md-nav--primary"'))]
-    codes = sorted(p.stem for p in (DOCS / "rules").glob("*.md") if not p.name.endswith(".zh.md"))
-    assert codes and [c for c in codes if f'href="../../rules/{c}/"' not in nav] == []
+    # The overview's own text links no rule page, so every rules/ link on it is a navigation entry.
+    for page, prefix in (("index.html", "rules/"), ("zh/index.html", "rules/")):
+        html = (built_site / page).read_text(encoding="utf-8")
+        codes = sorted(p.stem for p in (DOCS / "rules").glob("*.md") if not p.name.endswith(".zh.md"))
+        assert codes and [c for c in codes if f'href="{prefix}{c}/"' not in html] == [], page
 
 
 def test_the_changelog_has_a_section_for_the_current_spec_version():
