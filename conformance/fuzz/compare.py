@@ -20,7 +20,9 @@ from conformance.fuzz.case import Case, action_of
 from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.scenario import Step, TextExpectation
 from reference_impl.engine import Engine
-from reference_impl.events import Activate, Event, Extend, StartRun
+from reference_impl.catalogue import Catalogue
+from reference_impl.events import Activate, CallObservation, Event, Extend, RunObservation, StartRun
+from reference_impl.render import render_reply, render_run
 
 _ABSENT = object()
 _VIEW_KEYS = ("module_name", *RUN_KEYS)
@@ -139,6 +141,42 @@ def differences(index: int, event: Event, expected: Mapping[str, Any], actual: A
         raise ImplementationFailed(reason="malformed observation", detail=f"{type(error).__name__}: {error}") from None
 
 
+class Reference:
+    """The reference side of every comparison of a search: one Engine, observations as JSON.
+
+    The same observations as ``Engine(text=text).apply(event).to_json()``, cheaper: the
+    engine runs without text, and the text is rendered here, once per distinct run view
+    of a case (runs repeat their view often: nothing changes between two runs but counters).
+    """
+
+    def __init__(self, *, text: bool) -> None:
+        self.text = text
+        self._engine = Engine(text=False)
+        self._manifests: Mapping[str, Any] = {}
+        self._runs: dict[RunObservation, str] = {}
+
+    def start(self, case: Case) -> None:
+        """Install the case's plugins and host config, forgetting the earlier case."""
+        self._engine.start(case.plugins, case.host)
+        self._manifests = Catalogue.of(case.plugins).manifests
+        self._runs.clear()
+
+    def observe(self, event: Event) -> dict[str, Any]:
+        """Apply ``event``; the observation's JSON, with the reference text when comparing text."""
+        observation = self._engine.apply(event)
+        doc = observation.to_json()
+        if not self.text:
+            return doc
+        if isinstance(observation, RunObservation):
+            said = self._runs.get(observation)
+            if said is None:
+                said = self._runs[observation] = render_run(self._manifests, observation)
+            doc["text"] = said
+        elif isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
+            doc["text"] = render_reply(self._manifests, event, observation)
+        return doc
+
+
 def _errored(index: int | None, event: Event | None, error: ImplementationFailed) -> Disagreement:
     return Disagreement(verdict=Verdict.ERRORED, index=index, event=event, reason=error.reason, detail=error.detail)
 
@@ -150,21 +188,28 @@ def _reset(adapter: Adapter) -> None:
         pass
 
 
-def compare_case(adapter: Adapter, case: Case, reference: Engine, *, text: bool, order: bool = True) -> Comparison:
+def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *, text: bool,
+                 order: bool = True) -> Comparison:
     """Run ``case`` on the implementation behind ``adapter`` and on ``reference``, step by step.
 
-    Stops at the first disagreement. An ImplementationFailed (crash, hang, garbage) is an
-    ``errored`` disagreement, after which the adapter is reset; nothing is raised for the
+    ``reference`` is a :class:`Reference` (a search keeps one) or an Engine. Stops at the
+    first disagreement. An ImplementationFailed (crash, hang, garbage) is an ``errored``
+    disagreement, after which the adapter is reset; nothing is raised for the
     implementation's faults.
     """
-    reference.start(case.plugins, case.host)
+    if isinstance(reference, Reference):
+        reference.start(case)
+        observe = reference.observe
+    else:
+        reference.start(case.plugins, case.host)
+        observe = lambda event: reference.apply(event).to_json()  # noqa: E731
     try:
         adapter.start(case.plugins, case.host)
     except ImplementationFailed as error:
         _reset(adapter)
         return Comparison(disagreement=_errored(None, None, error), steps=0)
     for index, event in enumerate(case.events):
-        expected = reference.apply(event).to_json()
+        expected = observe(event)
         try:
             actual = adapter.send(event)
             mismatches = differences(index, event, expected, actual, text=text, order=order)

@@ -19,13 +19,12 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from conformance.fuzz.case import Case
-from conformance.fuzz.compare import Disagreement, Verdict, compare_case
+from conformance.fuzz.compare import Disagreement, Reference, Verdict, compare_case
 from conformance.fuzz.minimise import minimise
 from conformance.fuzz.generate import MAX_STEPS, generate_case
 from conformance.adapters.implementation import Adapter
 from conformance.suite.results import ErrorDetail
 from conformance.suite.runner import effective_profiles, greet
-from reference_impl.engine import Engine
 from reference_impl.model import ImplementationInfo, Profile
 
 ProgressCallback = Callable[..., None]  # (examples, steps, *, shrinking) -> None
@@ -107,7 +106,7 @@ class _Search:
                  on_progress: ProgressCallback | None) -> None:
         self.adapter, self.options, self.text, self.seed = adapter, options, text, seed
         self.on_progress = on_progress
-        self.reference = Engine(text=text)
+        self.reference = Reference(text=text)
         self.examples = self.steps = 0
         self.first: Disagreement | None = None
         self.best: tuple[Case, Disagreement] | None = None

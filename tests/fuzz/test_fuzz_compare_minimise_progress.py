@@ -95,3 +95,18 @@ def test_the_progress_line_stays_quiet_on_a_stream_that_is_not_a_terminal():
     progress.update(5, 50)
     progress.close()
     assert not progress.enabled and stream.getvalue() == ""
+
+
+@pytest.mark.parametrize("text", [True, False])
+def test_the_search_reference_observes_exactly_what_the_engine_observes(text):
+    from conformance.fuzz.compare import Reference
+    from conformance.fuzz.generate import generate_case
+    from reference_impl.engine import Engine
+
+    reference, engine = Reference(text=text), Engine(text=text)
+    for seed in range(60):
+        case = generate_case(seed, 30)
+        reference.start(case)
+        engine.start(case.plugins, case.host)
+        for event in case.events:
+            assert reference.observe(event) == engine.apply(event).to_json()
