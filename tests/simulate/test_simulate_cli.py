@@ -89,12 +89,12 @@ def test_json_output_carries_the_reference_text_only_with_text(capsys):
 def test_text_mode_shows_the_reference_prompt_and_reply_text(capsys):
     code, out, _ = _simulate(capsys, "--text", "run; activate weather 1; run; extend weather x; activate note")
     assert code == 0
-    assert '<plugin name="Weather" module_name="weather" state="sleeping" rounds_left="0">' in out
+    assert '<plugin name="Weather" module_name="weather" call_priority="auto" state="sleeping" rounds_left="0">' in out
     assert "Plugin `weather` is now activated for the next 1 runs." in out
     assert "Last visible run. Call extend_plugin_activation('weather') now if you still need it next run." in out
-    assert "<injected_prompt>[prompt injected by weather]</injected_prompt>" in out
+    assert "<injected_prompt>" in out and "[prompt injected by weather]" in out
     assert 'Invalid rounds value "x": rounds must be an integer.' in out
-    assert '<plugin name="笔记插件" module_name="note" state="active" rounds_left="3">' in out
+    assert '<plugin name="笔记插件" module_name="note" call_priority="auto" state="active" rounds_left="3">' in out
 
 
 def test_a_script_file_is_read_and_its_errors_name_the_file(capsys, tmp_path):
