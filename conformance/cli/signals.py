@@ -24,12 +24,25 @@ class SignalGuard:
     def __init__(self) -> None:
         self.signum: int | None = None
         self.count = 0
+        self.deferring = False
+
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Inside the block a signal is only recorded (``signum``), not raised: for work that must finish,
+        such as loading the suite, after which the caller acts on ``signum``."""
+        self.deferring = True
+        try:
+            yield
+        finally:
+            self.deferring = False
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
-        """The handler: raise on the first signal, only count the later ones."""
+        """The handler: raise on the first signal (record it only while deferring), only count the later ones."""
         del frame
         self.count += 1
-        if self.signum is None:
+        if self.signum is None and self.deferring:
+            self.signum = signum
+        elif self.signum is None:
             from conformance.suite.runner import Interrupted
 
             self.signum = signum

@@ -164,11 +164,17 @@ class RunLimits:
     max_start_failures: int = 3
 
 
+def signal_stop(signum: int) -> Stop:
+    """The stop of a run that signal ``signum`` interrupted."""
+    import signal
+
+    return Stop(kind=StopKind.SIGNAL, signal=signum, message=f"interrupted by {signal.Signals(signum).name}")
+
+
 def _signal_stop(error: KeyboardInterrupt) -> Stop:
     import signal
 
-    signum = error.signum if isinstance(error, Interrupted) else signal.SIGINT
-    return Stop(kind=StopKind.SIGNAL, signal=signum, message=f"interrupted by {signal.Signals(signum).name}")
+    return signal_stop(error.signum if isinstance(error, Interrupted) else signal.SIGINT)
 
 
 def _nothing_to_test(info: ImplementationInfo, requested: Collection[str] | None) -> Stop:
@@ -238,16 +244,20 @@ class _Run:
 
 def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapping[str, str] | None = None,
               profiles: Collection[str] | None = None, requirements: Mapping[str, Requirement] | None = None,
-              on_result: Callable[[ScenarioResult], None] | None = None, limits: RunLimits = RunLimits()) -> RunResult:
+              on_result: Callable[[ScenarioResult], None] | None = None, limits: RunLimits = RunLimits(),
+              stop: Stop | None = None) -> RunResult:
     """Say hello, run every scenario, apply the expected failures and summarise.
 
     ``profiles`` narrows what is tested (default: everything claimed); ``on_result`` sees each
     result as it is made (streaming reports). Never raises for the implementation's faults:
     a signal (KeyboardInterrupt), the limits and an implementation with nothing to test end
-    the run early with ``stop`` set. The caller closes the adapter.
+    the run early with ``stop`` set. A ``stop`` given (a signal that arrived while the suite
+    loaded) ends it before the first scenario, every scenario reported as not run. The caller
+    closes the adapter.
     """
     scenarios = list(scenarios)
     run = _Run(adapter, limits, expected or {}, profiles, on_result)
+    run.stop = stop
     try:
         for scenario in scenarios:
             run.check_clock()

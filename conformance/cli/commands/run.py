@@ -86,8 +86,33 @@ def _nothing_selected(args: argparse.Namespace, scenarios: list) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Load, select, run, report; return the exit code."""
+    """Start the implementation, load and select while it starts, run, report; return the exit code.
+
+    One signal guard covers everything from the start of the implementation on. A signal while
+    the suite loads is held until it has loaded; then the report is written with every scenario
+    "not run: interrupted by SIG...", the implementation closed, and the exit code is 128 + it.
+    """
     from conformance.adapters.select import BadImplementation, adapter_for
+    from conformance.cli.signals import stop_on_signals
+
+    with stop_on_signals() as guard:
+        with guard.deferred():
+            try:
+                # Started now, it spends its start-up while the suite loads (issue 18).
+                adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages,
+                                      start_early=True)
+            except BadImplementation as error:
+                return _usage([error])
+            prepared = _prepare(args)
+        if isinstance(prepared, int):
+            _twice(lambda: _close(adapter))
+            return prepared
+        selected, expected = prepared
+        return _run_and_report(args, adapter, selected, expected, guard)
+
+
+def _prepare(args: argparse.Namespace) -> tuple[list, dict[str, str]] | int:
+    """The selected scenarios and the expected failures, or the usage exit code after saying why."""
     from conformance.suite.expected_failures import load_expected_failures
     from conformance.suite.keywords import BadKeyword
     from conformance.suite.runner import select_scenarios
@@ -107,41 +132,35 @@ def run(args: argparse.Namespace) -> int:
         return _usage([error])
     if not selected:
         return _usage([_nothing_selected(args, scenarios)])
-    try:
-        adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages)
-    except BadImplementation as error:
-        return _usage([error])
-    return _run_and_report(args, adapter, selected, expected)
+    return selected, expected
 
 
-def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: dict[str, str]) -> int:
-    """Run under the signal guard, stream the report, close the implementation on every path."""
-    from conformance.cli.signals import stop_on_signals
+def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: dict[str, str], guard) -> int:
+    """Run under the caller's signal guard, stream the report, close the implementation on every path."""
     from conformance.report import use_color
     from conformance.report.progress import RunProgress
     from conformance.report.stream import ReportSink
-    from conformance.suite.runner import RunLimits, run_suite
+    from conformance.suite.runner import RunLimits, run_suite, signal_stop
 
     color = args.output is None and args.format == "text" and use_color("auto", sys.stdout)
     sink = ReportSink(args.format, args.output, color=color)
     progress = RunProgress(sys.stderr, total=len(selected), max_time=args.max_time, enabled=False if args.quiet else None)
     limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures)
-    with stop_on_signals() as guard:
-        if not sink.open():
-            _close(adapter)
-            return ExitCode.USAGE
+    if not sink.open():
+        _twice(lambda: _close(adapter))
+        return ExitCode.USAGE
 
-        def on_result(scenario_result) -> None:
-            sink.result(scenario_result)
-            progress.update(scenario_result)
+    def on_result(scenario_result) -> None:
+        sink.result(scenario_result)
+        progress.update(scenario_result)
 
-        try:
-            result = run_suite(adapter, selected, expected=expected, profiles=args.profile, on_result=on_result,
-                               limits=limits)
-        finally:  # a signal here raises once at most (later ones are ignored): retrying finishes the job
-            _twice(progress.close)
-            _twice(lambda: _close(adapter))
-        written = sink.finish(result)
+    try:
+        result = run_suite(adapter, selected, expected=expected, profiles=args.profile, on_result=on_result,
+                           limits=limits, stop=signal_stop(guard.signum) if guard.signum is not None else None)
+    finally:  # a signal here raises once at most (later ones are ignored): retrying finishes the job
+        _twice(progress.close)
+        _twice(lambda: _close(adapter))
+    written = sink.finish(result)
     if result.stop is not None:
         print(f"pas run: {result.stop.message}", file=sys.stderr)
     code = result.exit_code
