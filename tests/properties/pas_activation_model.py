@@ -98,6 +98,8 @@ class ActivationModel:
 
     def admin(self, cmd: str, name: str | None = None, value: Any = None) -> str:
         """Apply an admin event; return 'applied' or 'rejected'."""
+        if cmd != "set-scheduler" and name not in self.plugins:  # ACT-ADMIN-4
+            return "rejected"
         if cmd == "set-strategy":
             if not isinstance(value, str) or value not in STRATEGIES:
                 return "rejected"
@@ -106,8 +108,6 @@ class ActivationModel:
                 self.strategy[name] = value
         elif cmd == "set-scheduler":
             self.scheduler = value
-        elif cmd in ("enable", "disable") and name not in self.plugins:
-            return "rejected"
         elif cmd == "enable":
             self.disabled.discard(name)
             if not self.plugins[name].builtin and name not in self.enabled:
