@@ -8,6 +8,7 @@ registry; ``tests/docs`` fails while a committed page is stale.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,8 +90,9 @@ def _schema_pages(schemas_dir: Path, known: frozenset[str]) -> tuple[dict[str, s
 def _pages(sources: dict[str, Any]) -> tuple[dict[str, str], list[Problem]]:
     """Every Markdown page, in the current language (conformance.docs_gen.i18n.language)."""
     from conformance.adapters.protocol import MESSAGES
-    from conformance.cli.main import build_parser
     from conformance.docs_gen.cli_pages import cli_page
+    from conformance.docs_gen.codes_page import problem_codes_page
+    from conformance.documents.codes import CODES
     from conformance.docs_gen.lint_pages import lint_rules_page
     from conformance.docs_gen.protocol_pages import message_requirements, protocol_requirements_page
     from conformance.docs_gen.scenario_pages import coverage_of, scenario_catalogue, scenario_page_of
@@ -111,7 +113,8 @@ def _pages(sources: dict[str, Any]) -> tuple[dict[str, str], list[Problem]]:
                                                scenario_page_of(scenarios, SUITE_DIR)),
         "decision-tables.md": decision_tables_page(semantics, semantics_schema, known),
         "lint-rules.md": lint_rules_page(RULES.values()),
-        "cli.md": cli_page(build_parser(), [(c.name, c.value) for c in ExitCode]),
+        "problem-codes.md": problem_codes_page(CODES.values(), {code: f"../rules/{code}.md" for code in RULES}),
+        "cli.md": cli_page(sources["parser"], [(c.name, c.value) for c in ExitCode]),
         "protocol-requirements.md": protocol_requirements_page(message_requirements(MESSAGES, schemas, scenarios, ids)),
         **scenario_catalogue(scenarios, SUITE_DIR),
         **schema_files,
@@ -119,8 +122,12 @@ def _pages(sources: dict[str, Any]) -> tuple[dict[str, str], list[Problem]]:
     return files, problems
 
 
-def generate() -> GeneratedSite:
+def generate(parser: argparse.ArgumentParser) -> GeneratedSite:
     """Build every generated page, in English and in Simplified Chinese (``page.zh.md``), and the pictures.
+
+    ``parser`` is the ``pas`` argument parser (``conformance.cli.main.build_parser()``), which the
+    CLI reference is read from; it is passed in because the command line stands above this
+    package (docs/architecture.md).
 
     The Chinese pages take the requirement texts from spec/requirements.zh.yaml and the fixed
     strings from conformance/docs_gen/vocabulary.zh.yaml; whatever is missing there falls back to
@@ -138,7 +145,7 @@ def generate() -> GeneratedSite:
     problems += found
     if requirements is None or semantics is None:
         return GeneratedSite(problems=tuple(problems))
-    sources = {"requirements": requirements, "semantics": semantics, "scenarios": scenarios}
+    sources = {"requirements": requirements, "semantics": semantics, "scenarios": scenarios, "parser": parser}
     files, found = _pages(sources)
     problems += found
     zh = chinese(spec_dir())
@@ -149,13 +156,12 @@ def generate() -> GeneratedSite:
     return GeneratedSite(files=dict(sorted(files.items())), problems=tuple(problems), missing_zh=frozenset(zh.missing))
 
 
-def write_generated(out_dir: Path | str, site: GeneratedSite | None = None) -> tuple[Path, ...]:
+def write_generated(out_dir: Path | str, site: GeneratedSite) -> tuple[Path, ...]:
     """Write every generated file under ``out_dir`` and delete files there that are no longer generated.
 
     Returns the paths written. Writes nothing when the sources have problems (the caller reports
-    ``generate().problems``); raises OSError when ``out_dir`` cannot be written.
+    ``site.problems``); raises OSError when ``out_dir`` cannot be written.
     """
-    site = site or generate()
     if site.problems:
         return ()
     out = Path(out_dir)
@@ -175,9 +181,8 @@ def _existing(out: Path) -> list[str]:
     return [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()] if out.is_dir() else []
 
 
-def stale_files(out_dir: Path | str, site: GeneratedSite | None = None) -> list[str]:
+def stale_files(out_dir: Path | str, site: GeneratedSite) -> list[str]:
     """Paths under ``out_dir`` that are missing, different, or no longer generated (empty: up to date)."""
-    site = site or generate()
     out = Path(out_dir)
     existing = set(_existing(out))
     changed = [p for p, text in site.files.items()

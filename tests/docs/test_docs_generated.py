@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conformance.cli.main import main
+from conformance.cli.main import build_parser
 from conformance.docs_gen import GeneratedSite, generate, stale_files, write_generated
 from conformance.docs_gen._md import cell, code, linkify
 from conformance.docs_gen.scenario_pages import view_text
@@ -25,7 +26,7 @@ GENERATED = ROOT / "docs" / "generated"
 @pytest.fixture(scope="module")
 def site() -> GeneratedSite:
     """One generation of every page, shared by the tests of this module."""
-    generated = generate()
+    generated = generate(build_parser())
     assert not generated.problems, [str(p) for p in generated.problems]
     return generated
 
@@ -130,7 +131,7 @@ def test_writing_generated_pages_deletes_pages_that_are_no_longer_generated(site
 
 
 def test_pas_docs_check_fails_on_a_stale_folder_and_passes_after_generate(site, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("conformance.docs_gen.generate", lambda: site)  # the command, not generation, is tested here
+    monkeypatch.setattr("conformance.docs_gen.generate", lambda parser: site)  # the command, not generation, is tested here
     (tmp_path / "specification.md").write_text("edited by hand\n", encoding="utf-8")
     assert main(["docs", "check", "--out", str(tmp_path)]) == 1
     assert "specification.md: out of date" in capsys.readouterr().out
@@ -158,7 +159,7 @@ def test_pas_docs_generate_writes_nothing_when_a_source_has_problems(tmp_path, c
 
     broken = GeneratedSite(problems=(Problem(code="yaml-syntax", message="the YAML does not parse",
                                              source=SourceLocation(path="spec/requirements.yaml", line=3)),))
-    monkeypatch.setattr("conformance.docs_gen.generate", lambda: broken)
+    monkeypatch.setattr("conformance.docs_gen.generate", lambda parser: broken)
     assert main(["docs", "generate", "--out", str(tmp_path)]) == 2
     assert "spec/requirements.yaml:3: yaml-syntax" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []

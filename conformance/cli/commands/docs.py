@@ -35,13 +35,14 @@ def default_out() -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate or check; print what happened; return the exit status."""
+    from conformance.cli.main import build_parser
     from conformance.docs_gen import generate, stale_files, write_generated
 
     out = args.out or default_out()
     if out is None:
         print("pas docs: no checkout with mkdocs.yml found beside this package; pass --out DIR", file=sys.stderr)
         return 2
-    site = generate()
+    site = generate(build_parser())
     for problem in site.problems:
         where = f"{problem.source}: " if problem.source else ""
         print(f"pas docs: {where}{problem.code}: {problem.message}", file=sys.stderr)
