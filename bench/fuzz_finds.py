@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "fakes"))
 
-from conformance.adapters.select import adapter_for  # noqa: E402
-from conformance.fuzz.case import describe  # noqa: E402
-from conformance.fuzz.search import FuzzOptions, FuzzResult, fuzz  # noqa: E402
+from conformance.adapters.select import adapter_for
+from conformance.fuzz.case import describe
+from conformance.fuzz.search import FuzzOptions, FuzzResult, fuzz
 
 FAKES = ROOT / "tests" / "fakes"
 SEED = 0
@@ -56,6 +56,8 @@ def targets() -> list[Target]:
             found.append(Target(name, None, "not fuzzed: host profile"))
         elif name == "broken_hangs":
             found.append(Target(name, None, "not fuzzed: hangs in-process, no stdio server"))
+        elif "def create" not in text and not name.startswith("hostile_"):
+            continue  # a helper module (tests/fakes/breaks.py), not an implementation
         elif "def create" in text:
             hostile = name in ("broken_raises", "broken_returns_none", "broken_returns_string", "hostile_huge_text")
             found.append(Target(name, f"python:{name}:create", "errors" if hostile else "wrong answers"))

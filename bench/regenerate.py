@@ -47,7 +47,7 @@ QUICK: dict[str, Recipe] = {
     "suite": Recipe(args=("--runs", "3", "--no-js")),
     "scheduler": Recipe(args=("--sizes", "10,100,1000,10000", "--min-time", "0.1")),
     "budget": Recipe(args=()),
-    "budget_accuracy": Recipe(args=(), markdown=True),
+    "budget_accuracy": Recipe(args=()),
     "fastschema": Recipe(args=("--runs", "3", "--count", "100")),
     "memory": Recipe(args=("--format", "json")),
     "attribution": Recipe(args=(), markdown=True),
@@ -72,7 +72,7 @@ def machine() -> str:
         pass
     memory = ""
     try:
-        kib = int(next(l for l in Path("/proc/meminfo").read_text().splitlines() if l.startswith("MemTotal")).split()[1])
+        kib = int(next(x for x in Path("/proc/meminfo").read_text().splitlines() if x.startswith("MemTotal")).split()[1])
         memory = f", {kib / 2**20:.0f} GiB"
     except (OSError, StopIteration, ValueError, IndexError):
         pass

@@ -12,7 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from reference_impl.events import Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun, scenario_key
+from reference_impl.events import (
+    Activate,
+    Disable,
+    Enable,
+    Event,
+    Extend,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+    scenario_key,
+)
 from reference_impl.model import HostConfig, Manifest
 
 MAIN: Final = "main"

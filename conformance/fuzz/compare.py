@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.suite.expectations import RUN_KEYS, Mismatch, check_step
-from conformance.fuzz.case import Case, action_of
 from conformance.adapters.implementation import Adapter, ImplementationFailed
+from conformance.fuzz.case import Case, action_of
+from conformance.suite.expectations import RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Step, TextExpectation
-from reference_impl.engine import Engine
 from reference_impl.catalogue import Catalogue
+from reference_impl.engine import Engine
 from reference_impl.events import Activate, CallObservation, Event, Extend, RunObservation, StartRun
 from reference_impl.render import render_reply, render_run
 

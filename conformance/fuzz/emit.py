@@ -20,10 +20,10 @@ import yaml
 from conformance.fuzz.case import MAIN, Case, action_of, describe
 from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations
 from conformance.fuzz.covers import derive_covers
-from reference_impl.problems import Problem
 from reference_impl.engine import Engine
-from reference_impl.events import Activate, Event, Extend, OMITTED, SetScheduler, SetStrategy, StartRun
+from reference_impl.events import OMITTED, Activate, Event, Extend, SetScheduler, SetStrategy, StartRun
 from reference_impl.model import HostConfig, Profile
+from reference_impl.problems import Problem
 
 _TITLE_MAX = 160
 
@@ -171,8 +171,8 @@ def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -
 
 def check_document(text: str, case: Case, *, path: str, text_profile: bool) -> list[Problem]:
     """Problems with a dumped scenario: schema, loading it back, and passing on the reference."""
-    from conformance.documents.loader import parse_documents
     from conformance.adapters.inprocess import reference_adapter
+    from conformance.documents.loader import parse_documents
     from conformance.suite.runner import run_scenario
     from conformance.suite.scenario import parse_scenario
 

@@ -31,7 +31,18 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from conformance.fuzz.case import CONVERSATIONS, MAIN, Case
-from reference_impl.events import OMITTED, Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun
+from reference_impl.events import (
+    OMITTED,
+    Activate,
+    Disable,
+    Enable,
+    Event,
+    Extend,
+    Restart,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+)
 from reference_impl.model import HostConfig, Manifest, Method, MethodKind, Strategy
 
 T = TypeVar("T")
@@ -43,11 +54,12 @@ UNKNOWN: Final = "ghost"  # named in calls, enabled lists and admin steps, never
 MAX_STEPS: Final = 40
 ALLOW_SLEEP: Final = (True, None, False)
 #: Sleep briefs: text; empty; blank (ASCII, then Unicode White_Space only: U+3000, U+00A0,
-#: U+2028, U+0085 ...); text padded with white space; and two non-blank briefs made of a
-#: character outside White_Space that JavaScript's trim (U+FEFF) or Python's strip (U+001F) removes.
+#: U+2028, U+0085 ...); text padded with white space; text that the text profile must
+#: XML-escape; and two non-blank briefs made of a character outside White_Space that
+#: JavaScript's trim (U+FEFF) or Python's strip (U+001F) removes.
 BRIEFS: Final = (
     "Reads the weather. Activate for forecasts.", "", " \t\n", "\u3000\u00a0\u2028", "\u0085\u2029\u202f\u1680\u2003",
-    "\u3000 查天气：需要预报时激活。\u00a0\n", "\ufeff", "\u001f",
+    "\u3000 查天气：需要预报时激活。\u00a0\n", 'Finds <news> & "quotes" for you.', "\ufeff", "\u001f",
 )
 SUPPORT_ADAPTER: Final = ((), ("onebot_v11",), ("discord", "onebot_v11"))
 #: The rounds argument: omitted, then one of every JSON type and every edge: null, clamped

@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
+from conformance.adapters.implementation import Adapter
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Disagreement, Reference, Verdict, compare_case
-from conformance.fuzz.minimise import minimise
 from conformance.fuzz.generate import MAX_STEPS, generate_case
-from conformance.adapters.implementation import Adapter
+from conformance.fuzz.minimise import minimise
 from conformance.suite.results import ErrorDetail
 from conformance.suite.runner import effective_profiles, greet
 from reference_impl.model import ImplementationInfo, Profile

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conformance.adapters.implementation import Adapter
 from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
 from conformance.fuzz.report import render
 from conformance.fuzz.search import FuzzResult
-from conformance.adapters.implementation import Adapter
 from reference_impl.model import Profile
 from reference_impl.problems import Problem
 

@@ -28,10 +28,10 @@ from hypothesis import settings as Settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
+from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.fuzz.case import CONVERSATIONS, MAIN, describe
 from conformance.fuzz.compare import differences
 from conformance.fuzz.strategies import conversations, rounds_arguments, strategy_values, targets, worlds
-from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.runner import effective_profiles
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Disable, Enable, Event, Extend, Restart, SetScheduler, SetStrategy, StartRun

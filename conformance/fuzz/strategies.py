@@ -18,8 +18,19 @@ from hypothesis import strategies as st
 from conformance.fuzz import generate
 from conformance.fuzz.case import Case
 from conformance.fuzz.generate import (
-    ALLOW_SLEEP, BRIEFS, CONVERSATION_CHOICES, ELIGIBILITY_ROWS, FLAG_ROWS, MAX_STEPS, NAMES, ROUNDS, ROUNDS_ARGUMENTS,
-    STRATEGY_VALUES, UNKNOWN, manifest, scheduler_manifest,
+    ALLOW_SLEEP,
+    BRIEFS,
+    CONVERSATION_CHOICES,
+    ELIGIBILITY_ROWS,
+    FLAG_ROWS,
+    MAX_STEPS,
+    NAMES,
+    ROUNDS,
+    ROUNDS_ARGUMENTS,
+    STRATEGY_VALUES,
+    UNKNOWN,
+    manifest,
+    scheduler_manifest,
 )
 from reference_impl.events import Event
 from reference_impl.model import HostConfig, Manifest

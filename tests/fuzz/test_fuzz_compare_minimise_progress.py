@@ -6,12 +6,12 @@ import io
 
 import pytest
 
+from conformance.adapters.implementation import ImplementationFailed
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import differences
 from conformance.fuzz.minimise import minimise
 from conformance.fuzz.progress import Progress
 from conformance.fuzz.strategies import manifest
-from conformance.adapters.implementation import ImplementationFailed
 from reference_impl.events import Activate, Restart, SetScheduler, StartRun
 from reference_impl.model import HostConfig
 

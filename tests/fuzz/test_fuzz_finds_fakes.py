@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import pytest
-from fuzz_support import HOSTILE_IN_PROCESS, SEED, WRONG_BEHAVIOUR, fake_adapter, fuzz_fake, load, outcome_on, outcome_on_reference
+from fuzz_support import (
+    HOSTILE_IN_PROCESS,
+    SEED,
+    WRONG_BEHAVIOUR,
+    fake_adapter,
+    fuzz_fake,
+    load,
+    outcome_on,
+    outcome_on_reference,
+)
 
-from conformance.documents.loader import load_mapping
 from conformance.adapters.inprocess import reference_adapter
-from conformance.suite.coverage import load_requirements
+from conformance.documents.loader import load_mapping
+from conformance.documents.schemas import check_against
 from conformance.fuzz.compare import Verdict
 from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
 from conformance.fuzz.search import FuzzOptions, fuzz
+from conformance.suite.coverage import load_requirements
 from conformance.suite.results import Outcome
-from conformance.documents.schemas import check_against
 
 MAX_STEPS = 6
 

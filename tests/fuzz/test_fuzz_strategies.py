@@ -15,7 +15,15 @@ from conformance.fuzz.case import CONVERSATIONS, Case, action_of
 from conformance.fuzz.compare import Disagreement, Verdict
 from conformance.fuzz.emit import Provenance, check_document, dump, scenario_document
 from conformance.fuzz.generate import (
-    ALLOW_SLEEP, BRIEFS, ELIGIBILITY_ROWS, FLAG_ROWS, ROUNDS, STRATEGY_VALUES, SUPPORT_ADAPTER, UNKNOWN, generate_case,
+    ALLOW_SLEEP,
+    BRIEFS,
+    ELIGIBILITY_ROWS,
+    FLAG_ROWS,
+    ROUNDS,
+    STRATEGY_VALUES,
+    SUPPORT_ADAPTER,
+    UNKNOWN,
+    generate_case,
     manifest,
 )
 from conformance.fuzz.strategies import cases, seeded_cases, worlds
