@@ -26,7 +26,7 @@ from reference_impl.events import (
 from reference_impl.model import HostConfig, Manifest
 
 MAIN: Final = "main"
-#: The conversations a case may use, each with its chat adapter for its whole life.
+#: The conversations a case may use, each with the chat adapter it starts on (a run may move it to another).
 CONVERSATIONS: Final[Mapping[str, str | None]] = {MAIN: None, "side": None, "qq": "onebot_v11", "dc": "discord"}
 
 
@@ -51,8 +51,10 @@ def describe(event: Event) -> str:
     """A short human label for an event, e.g. ``activate alpha rounds=1 in side``."""
     doc = event.to_json()
     where = f" in {doc['conversation']}" if doc.get("conversation", MAIN) != MAIN else ""
+    if "conversation" in doc and doc.get("adapter") != CONVERSATIONS.get(doc["conversation"]):
+        where += f" on {doc.get('adapter')}"
     if isinstance(event, StartRun):
-        return f"run{where or ' in main'}"
+        return f"run{where if where.startswith(' in') else ' in main' + where}"
     if isinstance(event, (Activate, Extend)):
         rounds = f" rounds={json.dumps(doc['rounds'])}" if "rounds" in doc else ""
         return f"{action_of(event)} {_name(event.module_name)}{rounds}{where}"
@@ -89,6 +91,27 @@ class Case:
         """The conversations the events use that have an adapter, with it (scenario ``conversations``)."""
         used = {getattr(e, "conversation", MAIN) for e in self.events}
         return {c: a for c, a in CONVERSATIONS.items() if c in used and a is not None}
+
+    def written_adapters(self) -> tuple[str | None, ...] | None:
+        """Per event, the adapter its scenario step must name (None: the conversation's own adapter).
+
+        A run that names an adapter moves its conversation there for the steps after it
+        (ACT-STATE-7); a call that names one is made on it alone. None (instead of a tuple)
+        when the case cannot be written: a conversation would go back to having no adapter,
+        which a scenario file cannot say.
+        """
+        current: dict[str, str | None] = dict(self.conversations)
+        written: list[str | None] = []
+        for event in self.events:
+            if not isinstance(event, (StartRun, Activate, Extend)) or event.adapter == current.get(event.conversation):
+                written.append(None)
+                continue
+            if event.adapter is None:
+                return None
+            if isinstance(event, StartRun):
+                current[event.conversation] = event.adapter
+            written.append(event.adapter)
+        return tuple(written)
 
     def truncated(self, last: int) -> Case:
         """The case up to and including event ``last``."""

@@ -65,9 +65,11 @@ def dump(doc: Mapping[str, Any]) -> str:
                      width=200)
 
 
-def _action_value(event: Event) -> Any:
-    """The value under the step's action key, as a scenario file writes it."""
+def _action_value(event: Event, adapter: str | None = None) -> Any:
+    """The value under the step's action key, as a scenario file writes it; ``adapter`` when it must be named."""
     if isinstance(event, StartRun):
+        if adapter is not None:
+            return {"conversation": event.conversation, "adapter": adapter}
         return None if event.conversation == MAIN else event.conversation
     if isinstance(event, (Activate, Extend)):
         call: dict[str, Any] = {"module_name": event.module_name}
@@ -75,6 +77,8 @@ def _action_value(event: Event) -> Any:
             call["rounds"] = event.rounds
         if event.conversation != MAIN:
             call["conversation"] = event.conversation
+        if adapter is not None:
+            call["adapter"] = adapter
         return call
     if isinstance(event, SetStrategy):
         return {"module_name": event.module_name, "strategy": event.strategy}
@@ -143,9 +147,10 @@ def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -
     """The scenario document reproducing ``found``: ``case`` with the reference's full expectations."""
     covers = derive_covers(case, found, _host_before(case, found.index))
     observations = reference_observations(case, text=provenance.text)
+    adapters = case.written_adapters() or (None,) * len(case.events)  # unwritable: check_document says so
     steps = []
-    for index, (event, observed) in enumerate(zip(case.events, observations)):
-        step: dict[str, Any] = {action_of(event): _action_value(event)}
+    for index, (event, observed, adapter) in enumerate(zip(case.events, observations, adapters)):
+        step: dict[str, Any] = {action_of(event): _action_value(event, adapter)}
         if index == found.index or (found.index is None and index == 0):
             step["note"] = f"{provenance.name}: {headline(found)}"
             step["covers"] = list(covers)

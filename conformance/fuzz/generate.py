@@ -12,8 +12,9 @@ What the tables reach is everything a scenario file can say about the activation
 every ``allow_sleep`` x brief (empty, ASCII and Unicode white space, text padded with it,
 characters one language trims and another does not) x built-in x injects x support_adapter;
 host configs with plugins left out or disabled, an unknown entry, every strategy, the
-scheduler off; runs and calls in four conversations, two of them on chat adapters (a
-conversation keeps its adapter for its whole life: scenario files cannot change it between runs); call names
+scheduler off; runs and calls in four conversations, two of them starting on chat adapters,
+runs that move a conversation to another adapter (ACT-STATE-7), calls made on another
+adapter than their conversation's; call names
 with surrounding white space, in another case, empty or unknown; ``rounds`` of every JSON
 type; strategy changes to every valid value, unknown strings and non-strings; enable and
 disable (also of unknown modules and of ``plugin_activation``); the scheduler switch;
@@ -82,10 +83,15 @@ PLUGIN_STRATEGIES: Final = HOST_STRATEGIES[:1] * 3 + HOST_STRATEGIES
 GLOBALS: Final = tuple(itertools.product((False, True), (True,) * 5 + (False,)))  # "ghost" enabled, scheduler on
 #: A conversation for a run or call, mostly ``main``.
 CONVERSATION_CHOICES: Final = (MAIN,) * 5 + tuple(c for c in CONVERSATIONS if c != MAIN)
+#: Chat adapters a run may move its conversation to, or a call be made on (telegram: no plugin lists it).
+ADAPTERS: Final = ("onebot_v11", "discord", "telegram")
+#: Whether a call is made on another adapter than its conversation's (one call in eight).
+ELSEWHERE: Final = (False,) * 7 + (True,)
 #: The head of a step: (kind, conversation or switch). Runs and calls make three quarters of
 #: the steps: admin changes reshape the world, and too many leave no counter alive long enough.
 HEADS: Final = (
     tuple(("run", c) for c in CONVERSATION_CHOICES) * 6
+    + tuple(("move", c) for c in CONVERSATION_CHOICES)
     + tuple(("activate", c) for c in CONVERSATION_CHOICES) * 5
     + tuple(("extend", c) for c in CONVERSATION_CHOICES) * 4
     + (("set_strategy", None),) * 10 + (("enable", None),) * 7 + (("disable", None),) * 7
@@ -165,15 +171,24 @@ def build_host(choose: Choose, plugins: tuple[Manifest, ...]) -> HostConfig:
                       scheduler_enabled=scheduler)
 
 
-def build_event(choose: Choose, names: tuple[str, ...]) -> Event:
-    """One step over plugins called ``names``: a run, a call, an admin change or a restart."""
+def build_event(choose: Choose, names: tuple[str, ...], adapters: dict[str, str | None] | None = None) -> Event:
+    """One step over plugins called ``names``: a run, a call, an admin change or a restart.
+
+    ``adapters`` holds each conversation's adapter so far (default: where they start); a
+    run that moves its conversation to another adapter updates it.
+    """
+    adapters = dict(CONVERSATIONS) if adapters is None else adapters
     kind, detail = choose(HEADS)
     if kind == "run":
-        return StartRun(conversation=detail, adapter=CONVERSATIONS[detail])
+        return StartRun(conversation=detail, adapter=adapters[detail])
+    if kind == "move":
+        adapters[detail] = choose(ADAPTERS)
+        return StartRun(conversation=detail, adapter=adapters[detail])
     if kind == "activate" or kind == "extend":
         call = Activate if kind == "activate" else Extend
+        adapter = choose(ADAPTERS) if choose(ELSEWHERE) else adapters[detail]
         return call(conversation=detail, module_name=choose(targets(names).calls), rounds=choose(ROUNDS_ARGUMENTS),
-                    adapter=CONVERSATIONS[detail])
+                    adapter=adapter)
     if kind == "set_strategy":
         return SetStrategy(module_name=choose(targets(names).admin), strategy=choose(STRATEGY_VALUES))
     if kind == "set_scheduler":
@@ -188,7 +203,8 @@ def build_case(choose: Choose, steps: int, max_plugins: int = len(NAMES)) -> Cas
     plugins = build_plugins(choose, max_plugins)
     host = build_host(choose, plugins)
     names = tuple(m.module_name for m in plugins)
-    return Case(plugins=plugins, host=host, events=tuple(build_event(choose, names) for _ in range(steps)))
+    adapters = dict(CONVERSATIONS)
+    return Case(plugins=plugins, host=host, events=tuple(build_event(choose, names, adapters) for _ in range(steps)))
 
 
 def generate_case(seed: int, steps: int, max_plugins: int = len(NAMES)) -> Case:

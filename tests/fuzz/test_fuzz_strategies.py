@@ -157,3 +157,37 @@ def test_the_hypothesis_strategies_draw_from_the_same_tables():
         assert 1 <= len(case.events) <= 10 and 1 <= len(seeded.events) <= 10
         assert all(m.sleep_brief in BRIEFS for m in (*case.plugins, *plugins, *seeded.plugins))
         assert isinstance(host, HostConfig)
+
+
+def test_runs_move_conversations_to_other_adapters_and_calls_are_made_elsewhere():
+    moved = elsewhere = 0
+    for case in _generated():
+        current = dict(CONVERSATIONS)
+        for event in case.events:
+            if isinstance(event, StartRun):
+                moved += event.adapter != current[event.conversation]
+                current[event.conversation] = event.adapter
+            elif getattr(event, "adapter", None) != current.get(getattr(event, "conversation", ""), None):
+                elsewhere += 1
+    assert moved > 50 and elsewhere > 50
+
+
+def test_generated_cases_with_adapter_changes_are_written_and_load_back_as_the_same_case(tmp_path):
+    written = 0
+    for seed in range(40):
+        case = generate_case(seed, 12)
+        if not any(case.written_adapters()):
+            continue
+        found = Disagreement(verdict=Verdict.ERRORED, index=len(case.events) - 1, event=case.events[-1], reason="x")
+        doc = scenario_document(case, found, Provenance(name="x", impl="x", seed=seed, text=True))
+        assert check_document(dump(doc), case, path=str(tmp_path / "x.yaml"), text_profile=True) == []
+        written += 1
+    assert written >= 10
+
+
+def test_a_case_whose_conversation_would_go_back_to_no_adapter_cannot_be_written():
+    moved = StartRun(conversation="main", adapter="discord")
+    case = Case(plugins=(manifest("alpha"),), host=HostConfig(enabled=("alpha",)),
+                events=(moved, StartRun(conversation="main")))
+    assert case.written_adapters() is None
+    assert Case(plugins=case.plugins, host=case.host, events=(moved, moved)).written_adapters() == ("discord", None)
