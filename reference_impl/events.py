@@ -63,10 +63,7 @@ class Activate:
     adapter: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        doc = {"cmd": self.cmd, **_conversation_json(self.conversation, self.adapter), "module_name": self.module_name}
-        if self.rounds is not OMITTED:
-            doc["rounds"] = self.rounds
-        return doc
+        return _call_json(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,7 +77,8 @@ class Extend:
     rounds: Any = OMITTED
     adapter: str | None = None
 
-    to_json = Activate.to_json
+    def to_json(self) -> dict[str, Any]:
+        return _call_json(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,7 +101,7 @@ class Enable:
     module_name: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"cmd": self.cmd, "module_name": self.module_name}
+        return _toggle_json(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -113,7 +111,21 @@ class Disable:
     cmd: ClassVar[str] = "disable"
     module_name: str
 
-    to_json = Enable.to_json
+    def to_json(self) -> dict[str, Any]:
+        return _toggle_json(self)
+
+
+def _call_json(call: Activate | Extend) -> dict[str, Any]:
+    # One wire form for both calls; a shared function rather than `to_json = Activate.to_json`,
+    # whose self type would be Activate and so wrong for an Extend.
+    doc = {"cmd": call.cmd, **_conversation_json(call.conversation, call.adapter), "module_name": call.module_name}
+    if call.rounds is not OMITTED:
+        doc["rounds"] = call.rounds
+    return doc
+
+
+def _toggle_json(toggle: Enable | Disable) -> dict[str, Any]:
+    return {"cmd": toggle.cmd, "module_name": toggle.module_name}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
