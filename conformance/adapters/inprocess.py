@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from conformance.adapters.implementation import Host, ImplementationFailed, Scheduler
+from conformance.documents.excerpt import excerpt_repr, excerpt_str
 from reference_impl.events import AdminObservation, CallObservation, Event, RunObservation
 from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand
@@ -24,19 +25,15 @@ _OBSERVATIONS = (RunObservation, CallObservation, AdminObservation, HostObservat
 _MAX_REPR = 200
 
 
-def _short(value: Any, convert: Callable[[Any], str] = repr) -> str:
-    try:
-        text = convert(value)
-    except Exception:  # noqa: BLE001 - a hostile __repr__ must not break the report
-        text = f"<{type(value).__name__} that cannot be shown>"
-    return text if len(text) <= _MAX_REPR else text[: _MAX_REPR - 3] + "..."
+def _short(value: Any, convert: Callable[[Any, int], str] = excerpt_repr) -> str:
+    return convert(value, _MAX_REPR)
 
 
 def _crash(what: str, error: BaseException) -> ImplementationFailed:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
     return ImplementationFailed(reason=f"{what} raised {type(error).__name__}",
-                                detail=f"{_short(error, str)}{where}".strip())
+                                detail=f"{_short(error, excerpt_str)}{where}".strip())
 
 
 def observation_json(value: Any) -> dict[str, Any]:
@@ -55,7 +52,7 @@ def observation_json(value: Any) -> dict[str, Any]:
             return json.loads(json.dumps(value))
         except (TypeError, ValueError, RecursionError) as error:
             raise ImplementationFailed(reason="apply() returned a mapping that is not JSON",
-                                       detail=f"{type(error).__name__}: {_short(error, str)}") from None
+                                       detail=f"{type(error).__name__}: {_short(error, excerpt_str)}") from None
     raise ImplementationFailed(reason="apply() returned no observation",
                                detail=f"got {type(value).__name__} {_short(value)}; expected a RunObservation, "
                                       "CallObservation, AdminObservation, HostObservation or a JSON object")

@@ -95,12 +95,10 @@ def _unknown_keys(error: Any) -> list[str]:
 
 
 def _short(value: Any) -> str:
-    """``repr`` of a value cut to a readable length: a schema error may quote a megabyte-long scalar."""
-    import reprlib
+    """A value a schema error quotes (it may be a megabyte-long scalar), cut to a readable length."""
+    from conformance.documents.excerpt import excerpt_repr
 
-    shortener = reprlib.Repr()
-    shortener.maxstring = shortener.maxother = 80
-    return shortener.repr(value)
+    return excerpt_repr(value, 80)
 
 
 def _hint(error: Any) -> str:

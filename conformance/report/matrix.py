@@ -15,8 +15,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
-from reference_impl.problems import Problem, Severity, SourceLocation
+from conformance.documents.excerpt import excerpt_json
 from conformance.suite.results import Requirement
+from reference_impl.problems import Problem, Severity, SourceLocation
 
 NO_REQUIREMENT = "(none)"
 OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "stale")
@@ -80,17 +81,12 @@ def _detail(doc: Mapping[str, Any]) -> str:
         where = f"step {failure.get('step')}"
         if first:
             about = f" ({first['subject']})" if first.get("subject") else ""
-            return (f"{where}: {first.get('pointer') or '/'}{about} expected {_short(first.get('expected'))}, "
-                    f"got {_short(first.get('actual'))}")
+            return (f"{where}: {first.get('pointer') or '/'}{about} expected {excerpt_json(first.get('expected'), 80)}, "
+                    f"got {excerpt_json(first.get('actual'), 80)}")
         return where
     if isinstance(error, Mapping):
         return str(error.get("reason", ""))
     return str(doc.get("reason") or "")
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _strings(value: Any) -> tuple[str, ...]:

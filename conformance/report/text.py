@@ -7,15 +7,15 @@ other reporters and by the pytest plugin.
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from conformance.documents.excerpt import excerpt_json
 from conformance.suite.expectations import Mismatch
-from reference_impl.problems import SourceLocation
 from conformance.suite.results import Outcome, RequirementStatus, RunResult, ScenarioResult
+from reference_impl.problems import SourceLocation
 
 _COLORS = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
 _OUTCOME_COLOR = {Outcome.FAILED: "red", Outcome.ERRORED: "red", Outcome.STALE: "red",
@@ -30,11 +30,7 @@ def paint(text: str, color: str, enabled: bool) -> str:
 
 def show(value: Any, limit: int = _MAX_VALUE) -> str:
     """A value as compact JSON (repr when not JSON), cut to ``limit`` characters."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return excerpt_json(value, limit)
 
 
 def _missing(mismatch: Mismatch) -> bool:
