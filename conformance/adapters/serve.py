@@ -13,7 +13,7 @@ import sys
 from typing import Any, BinaryIO
 
 from conformance.adapters import protocol
-from conformance.adapters.protocol.host import HostRequest
+from conformance.adapters.protocol.host_messages import HostRequest
 from conformance.adapters.protocol.messages import (
     ByeRequest,
     ByeResponse,

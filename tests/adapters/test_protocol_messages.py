@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conformance.adapters import protocol
-from conformance.adapters.protocol.host import HostRequest, HostResponse
+from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
     ByeRequest,
     ByeResponse,

@@ -15,7 +15,7 @@ import pytest
 from conformance.adapters import protocol
 from conformance.adapters.stdio import StdioAdapter
 from conformance.adapters.implementation import ImplementationFailed
-from conformance.adapters.protocol.host import HostRequest, HostResponse
+from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.wire import check_message, encode
 from conformance.adapters.serve import Session
 from reference_impl.engine import Engine

@@ -6,7 +6,7 @@ command's response ``{"id": n, "ok": true, "result": {...}}`` or an error respon
 the prose specification. ``hello``, ``start`` and ``bye`` have their own classes
 (:mod:`conformance.adapters.protocol.messages`); every event command is carried by
 :class:`EventRequest` / :class:`ObservationResponse` and every ``host-*`` command by
-:class:`HostRequest` / :class:`HostResponse` (:mod:`conformance.adapters.protocol.host`), whose
+:class:`HostRequest` / :class:`HostResponse` (:mod:`conformance.adapters.protocol.host_messages`), whose
 ``cmd`` is the event's or command's own. Framing and schema checks live in
 :mod:`conformance.adapters.protocol.wire`.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from conformance.adapters.protocol.host import HostRequest, HostResponse
+from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
     ByeRequest,
     ByeResponse,
