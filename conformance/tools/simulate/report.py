@@ -86,8 +86,9 @@ def _heading(step: SimulationStep, run_number: int | None, *, color: bool) -> st
         context.append(f"conversation {conversation}")
     if run_number is not None:
         context.append(f"run {run_number}")
-    if getattr(event, "adapter", None) is not None:
-        context.append(f"adapter {event.adapter}")
+    adapter = getattr(event, "adapter", None)
+    if adapter is not None:
+        context.append(f"adapter {adapter}")
     suffix = _paint(f"  ({', '.join(context)})", "dim", color) if context else ""
     return f"{where} {_paint(command.text, 'bold', color)}{suffix}"
 

@@ -76,6 +76,7 @@ def _tokenize(line: str) -> tuple[list[list[_Token]], _ScriptError | None]:
     position = 0
     while position < len(line) and line[position:].strip():
         match = _TOKEN.match(line, position)
+        assert match is not None  # every non-blank character starts a comment, ;, string, stray quote or word
         if match.group("comment") is not None:
             break
         if match.group("bad") is not None:

@@ -127,7 +127,7 @@ def load_plugins(directory: Path | str) -> tuple[tuple[Manifest, ...], tuple[Pro
     for path in files:
         manifest, doc, file_problems = _load_document(path, "plugin-manifest", Manifest.from_json)
         problems += file_problems
-        if manifest is None:
+        if manifest is None or doc is None:  # a manifest is only ever built from a loaded document
             continue
         if manifest.module_name in manifests:
             first = manifests[manifest.module_name][1]
@@ -182,20 +182,25 @@ def simulate(
     plugins_dir = Path(plugins) if plugins is not None else EXAMPLE_PLUGINS
     host_path = Path(host) if host is not None else (EXAMPLE_HOST if plugins is None else None)
     commands, script_problems = parse_script(script, script_name)
-    manifests, problems = load_plugins(plugins_dir)
-    problems = list(problems)
+    manifests, plugin_problems = load_plugins(plugins_dir)
+    problems = list(plugin_problems)
     if host_path is None:
         config: HostConfig | None = HostConfig(enabled=tuple(m.module_name for m in manifests))
     else:
         config, doc, host_problems = load_host(host_path)
         problems += host_problems
-        if config is not None and manifests:
+        if config is not None and doc is not None and manifests:
             problems += _host_warnings(config, doc, manifests)
     result = Simulation(plugins_source=str(plugins_dir), host_source=str(host_path or "(every plugin enabled)"),
                         manifests=manifests, host=config, problems=tuple(problems), script_problems=script_problems)
     if not result.ok:
         return result
+    assert config is not None  # a host config that did not load is an error problem, so not ok
     engine = Engine(text=text)
     engine.start(manifests, config)
-    steps = tuple(SimulationStep(command=c, observation=engine.apply(c.event)) for c in commands)
-    return replace(result, steps=steps)
+    steps = []
+    for command in commands:
+        observation = engine.apply(command.event)
+        assert isinstance(observation, Observation)  # a scheduler event is never answered by the host
+        steps.append(SimulationStep(command=command, observation=observation))
+    return replace(result, steps=tuple(steps))
