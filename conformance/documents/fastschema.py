@@ -279,20 +279,3 @@ class FastPath:
         if isinstance(instance, (int, float)) and not isinstance(instance, bool):
             return _number(schema, instance)
         return True
-
-
-@functools.cache
-def _bundled() -> FastPath:
-    from conformance.documents.schemas import store
-
-    return FastPath(store())
-
-
-def certainly_valid(name: str, instance: Any) -> bool:
-    """Whether ``instance`` is certainly valid against the bundled schema ``name``; False means "ask jsonschema".
-
-    Raises LookupError for a name that is not a bundled schema.
-    """
-    from conformance.documents.schemas import schema_id
-
-    return _bundled().certainly_valid(schema_id(name), instance)

@@ -50,6 +50,21 @@ def schema_id(name: str) -> str:
     raise LookupError(f"no bundled schema named {name!r}")
 
 
+@functools.cache
+def _fast_path() -> Any:
+    from conformance.documents.fastschema import FastPath
+
+    return FastPath(store())
+
+
+def certainly_valid(name: str, instance: Any) -> bool:
+    """Whether ``instance`` is certainly valid against the bundled schema ``name`` by the fast path.
+
+    False means "ask jsonschema". Raises LookupError for a name that is not a bundled schema.
+    """
+    return bool(_fast_path().certainly_valid(schema_id(name), instance))
+
+
 def schema(name: str) -> dict[str, Any]:
     """The contents of a bundled schema by short name."""
     return store()[schema_id(name)]
@@ -169,7 +184,6 @@ def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", val
     Every problem carries the JSON pointer and the file location of the offending value.
     Documents that are certainly valid skip jsonschema (see conformance.documents.fastschema).
     """
-    from conformance.documents.fastschema import certainly_valid
 
     instance = doc.value if value is None else value
     if certainly_valid(name, instance):

@@ -16,13 +16,20 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from conformance.validate import lint
 from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, parse_documents, read_text, refuse_special
 from conformance.documents.walk import expand_pattern, walk_folder
 from conformance.exit_codes import ExitCode
-from conformance.validate.lint.facts import HostFacts, ManifestFacts, doc_problem, host_facts, make_problem, manifest_facts
-from reference_impl.problems import Problem, Severity, SourceLocation
+from conformance.validate import lint
+from conformance.validate.lint.facts import (
+    HostFacts,
+    ManifestFacts,
+    doc_problem,
+    host_facts,
+    make_problem,
+    manifest_facts,
+)
 from conformance.validate.suppress import Config, Suppressions, apply_suppressions, parse_suppressions
+from reference_impl.problems import Problem, Severity, SourceLocation
 
 IO_CODES = frozenset({"path-not-found", "unreadable", "special-file"})
 _SCHEMA_REF = re.compile(r"(plugin-manifest|host-config)\.schema\.(?:json|ya?ml)(?:#.*)?$")
@@ -285,8 +292,7 @@ def _check_in_pool(targets: list[Target], settings: Settings, workers: int) -> l
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
-    from conformance.documents.fastschema import certainly_valid
-    from conformance.documents.schemas import validator
+    from conformance.documents.schemas import certainly_valid, validator
 
     for kind in Kind:  # built once here, inherited by every forked worker
         certainly_valid(kind.value, None)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.documents.fastschema import certainly_valid
+from conformance.documents.schemas import certainly_valid
 from conformance.documents.loader import load_documents
 from conformance.documents.schemas import validator
 
