@@ -175,7 +175,7 @@ def facts_of(event: Any, action: str, expected: Any, *, host: HostConfig | None 
         states[""] = expected["block"].get("state")
     is_call = isinstance(event, (Activate, Extend))
     return StepFacts(action=action, module=getattr(event, "module_name", "") or "", outcome=expected.get("outcome"),
-                     states=MappingProxyType({k: v for k, v in states.items() if isinstance(v, str)}), host=host,
+                     states=MappingProxyType({k: v for k, v in states.items() if isinstance(k, str) and isinstance(v, str)}), host=host,
                      plugins=MappingProxyType({m.module_name: m for m in plugins}),
                      rounds=event.rounds if is_call else OMITTED, history=frozenset(history),
                      covered=frozenset(covered), reference=expected or None)

@@ -221,6 +221,7 @@ class _Run:
                                  message=f"the implementation failed to start {self.start_failures} times in a row "
                                          f"({hello_error.reason}: {hello_error.detail}); nothing more can be tested")
             return
+        assert info is not None  # greet gives the info or an error, never neither
         self.start_failures = 0
         if self.info is None:
             self.info, self.in_play = info, effective_profiles(info, self.requested)

@@ -44,6 +44,7 @@ from reference_impl.host_commands import (
     Start,
     Stop,
     COMMAND_TYPES,
+    HOST_COMMAND_TYPES,
     command_to_json,
 )
 from reference_impl.model import HostConfig, Manifest, Profile
@@ -111,7 +112,7 @@ class Step:
 
     def event_json(self) -> dict[str, Any]:
         """The wire form of the step's event or host command (``{"cmd": ...}``)."""
-        return command_to_json(self.event) if self.is_host else self.event.to_json()
+        return command_to_json(self.event) if isinstance(self.event, HOST_COMMAND_TYPES) else self.event.to_json()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
