@@ -15,12 +15,8 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from conformance.tools.extract.methods import COLLECT, INJECT, Mount, rendered_doc
-from conformance.tools.extract.nekro import FileScan, Method, Plugin
+from conformance.tools.extract.model import FileScan, Method, Plugin, warning
 from reference_impl.problems import Problem, Severity, SourceLocation
-
-
-def _warning(code: str, message: str, source: SourceLocation) -> Problem:
-    return Problem(code=code, message=message, source=source, severity=Severity.WARNING)
 
 
 def module_path(path: str) -> PurePosixPath:
@@ -119,11 +115,11 @@ def _function(files: _Files, scan: FileScan, name: str | None):
 def _method(files: _Files, scan: FileScan, mount: Mount) -> tuple[Method | None, Problem | None]:
     function = _function(files, scan, mount.function)
     if function is None:
-        return None, _warning("unresolved-method", f"the mounted function '{mount.function}' is not defined in or "
+        return None, warning("unresolved-method", f"the mounted function '{mount.function}' is not defined in or "
                               "imported from the given files; this mount is left out", mount.source)
     description = rendered_doc(function.doc)
     if description is None:
-        return None, _warning("method-without-docstring", f"method {function.name} has no docstring, so NekroAgent "
+        return None, warning("method-without-docstring", f"method {function.name} has no docstring, so NekroAgent "
                               "never shows it to the model (it logs a warning and skips it); it is left out: write a "
                               "docstring saying what the method does and how to call it", function.source)
     return Method(name=function.name, kind=mount.kind or "tool", description=description, label=mount.label,
@@ -143,7 +139,7 @@ def link(scans: Sequence[FileScan]) -> tuple[list[Plugin], list[Problem]]:
     order, unreached = execution_order(scans)
     problems: list[Problem] = []
     for scan in unreached:
-        problems += [_warning("unimported-module", "no import of the plugin package reaches this file, so NekroAgent "
+        problems += [warning("unimported-module", "no import of the plugin package reaches this file, so NekroAgent "
                               "never runs it and this mount is left out", m.source) for m in scan.mounts]
     methods: dict[tuple[str, str], list[Method]] = {}
     injects: set[tuple[str, str]] = set()
@@ -151,7 +147,7 @@ def link(scans: Sequence[FileScan]) -> tuple[list[Plugin], list[Problem]]:
     for scan, mount in order:
         key = _owner(files, scan, mount.target)
         if key is None:
-            problems.append(_warning("unlinked-method", f"'{mount.target}' is no NekroPlugin defined in or imported "
+            problems.append(warning("unlinked-method", f"'{mount.target}' is no NekroPlugin defined in or imported "
                                      "from the given files; this mount is left out", mount.source))
         elif mount.what == INJECT:
             injects.add(key)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.tools.extract.nekro import Plugin
+from conformance.tools.extract.model import Plugin
 from reference_impl.problems import Problem, Severity, SourceLocation
 
 MODELINE = "# yaml-language-server: $schema=https://plugin-activation-spec.org/schemas/1.0/plugin-manifest.schema.json"

@@ -20,11 +20,11 @@ A UTF-8 byte order mark at the start of a file is skipped, as Python does.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
 
 from conformance.tools.extract import methods as mounting
+from conformance.tools.extract.linking import link
+from conformance.tools.extract.model import FileScan, Located, Plugin, warning
 from conformance.tools.extract.reader import Reader, Unresolved
 from reference_impl.problems import Problem, Severity, SourceLocation
 
@@ -37,55 +37,6 @@ FIELDS = ("name", "module_name", "description", "version", "author", "url", "sup
 BOM = "\ufeff"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Located:
-    """A value read from the source, with where it was written."""
-
-    value: Any
-    source: SourceLocation
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Method:
-    """A sandbox method as NekroAgent shows it: function name, kind, rendered docstring."""
-
-    name: str
-    kind: str
-    description: str  # __doc__.strip(), exactly the text NekroAgent puts under the name
-    label: str | None = None  # mount_sandbox_method(description=...): WebUI only
-    display_name: str | None = None  # mount_sandbox_method(name=...): WebUI only
-    parameters: Mapping[str, Any] = field(default_factory=dict)
-    source: SourceLocation
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Plugin:
-    """One ``NekroPlugin(...)`` call and what was mounted on it."""
-
-    variable: str | None  # the module-level name it is bound to, if any
-    source: SourceLocation
-    fields: Mapping[str, Located] = field(default_factory=dict)
-    methods: tuple[Method, ...] = ()
-    injects_prompt: bool = False
-    method_filter: SourceLocation | None = None  # where mount_collect_methods is used
-    rejected: bool = False  # NekroAgent raises TypeError on this call: the plugin never loads
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FileScan:
-    """What one file defines (plugins, functions), mounts, and imports."""
-
-    path: str
-    plugins: tuple[Plugin, ...] = ()
-    mounts: tuple[mounting.Mount, ...] = ()
-    functions: Mapping[str, mounting.Function] = field(default_factory=dict)
-    imports: Mapping[str, tuple[int, str, str]] = field(default_factory=dict)  # local name -> (level, module, name)
-    import_lines: tuple[tuple[int, int, str, tuple[str, ...]], ...] = ()  # (line, level, module, names)
-    problems: tuple[Problem, ...] = ()
-
-
-def _warning(code: str, message: str, source: SourceLocation) -> Problem:
-    return Problem(code=code, message=message, source=source, severity=Severity.WARNING)
 
 
 def _rejected(message: str, source: SourceLocation) -> Problem:
@@ -119,7 +70,7 @@ def _plugin(reader: Reader, call: ast.Call, variable: str | None) -> tuple[Plugi
     given: list[tuple[str, ast.expr]] = [(n, a) for n, a in zip(PARAMETERS, call.args) if n in FIELDS]
     for keyword in call.keywords:
         if keyword.arg is None:
-            problems.append(_warning("unresolved-field", "'**' arguments are unpacked at run time; fields they set "
+            problems.append(warning("unresolved-field", "'**' arguments are unpacked at run time; fields they set "
                                      "are left out", reader.where(keyword.value)))
         elif keyword.arg in FIELDS:
             given.append((keyword.arg, keyword.value))
@@ -128,7 +79,7 @@ def _plugin(reader: Reader, call: ast.Call, variable: str | None) -> tuple[Plugi
         try:
             fields[name] = Located(value=reader.value(node), source=reader.where(node))
         except Unresolved as unresolved:
-            problems.append(_warning("unresolved-field", f"{name}: {unresolved.why}; the field is left out",
+            problems.append(warning("unresolved-field", f"{name}: {unresolved.why}; the field is left out",
                                      reader.where(unresolved.node)))
     return Plugin(variable=variable, source=reader.where(call), fields=fields, rejected=rejected), problems
 
@@ -166,7 +117,7 @@ def _scan_tree(tree: ast.Module, reader: Reader) -> FileScan:
         plugins.append(plugin)
         problems += found
         if variable is None:
-            problems.append(_warning("unbound-plugin", "this NekroPlugin(...) is not bound to a module-level name, "
+            problems.append(warning("unbound-plugin", "this NekroPlugin(...) is not bound to a module-level name, "
                                      "so no mounted method can be linked to it", plugin.source))
     mounts, found = mounting.mounts(reader, tree)
     return FileScan(path=reader.path, plugins=tuple(plugins), mounts=tuple(mounts),
@@ -176,7 +127,6 @@ def _scan_tree(tree: ast.Module, reader: Reader) -> FileScan:
 
 def extract(sources: Iterable[tuple[str, str]]) -> tuple[list[Plugin], list[Problem]]:
     """Plugins and problems from ``(path, text)`` pairs: scan each file, then link mounts across them."""
-    from conformance.tools.extract.linking import link
 
     scans = [scan_source(text, path) for path, text in sources]
     plugins, problems = link(scans)
