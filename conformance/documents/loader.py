@@ -265,6 +265,7 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
     try:
         for event in events:
             if isinstance(event, yaml.DocumentStartEvent):
+                assert event.start_mark is not None  # the parser marks every event it makes
                 doc = YamlDocument(value=None, path=path, index=len(documents), line=event.start_mark.line + 1)
                 first = next(events)
                 if isinstance(first, yaml.DocumentEndEvent):
@@ -287,9 +288,9 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
     except yaml.reader.ReaderError as error:
         # Raised before scanning, so it carries a character offset rather than a mark.
         before = text[: error.position]
-        mark = (before.count("\n") + 1, error.position - (before.rfind("\n") + 1) + 1)
+        position = (before.count("\n") + 1, error.position - (before.rfind("\n") + 1) + 1)
         message = f"character #x{error.character:04x} is not allowed in YAML ({error.reason}); remove it"
-        return documents, [_problem(path, "yaml-syntax", message, mark)]
+        return documents, [_problem(path, "yaml-syntax", message, position)]
     except yaml.YAMLError as error:
         return documents, [_problem(path, "yaml-syntax", str(error).strip(), None)]
     return documents, []
@@ -353,7 +354,7 @@ def read_text(path: Path | str, limits: Limits = Limits()) -> tuple[str | None, 
         return None, _problem(name, "file-too-large",
                               f"the file is larger than {limits.max_bytes} bytes; split it or raise the size limit", (1, 1))
     text, problem = _decode(data, name)
-    if problem:
+    if text is None:  # then there is a problem
         return None, problem
     if not text.strip():
         return None, _problem(name, "empty-document", "the file is empty; expected a mapping", (1, 1))
@@ -365,6 +366,7 @@ def load_documents(path: Path | str, limits: Limits = Limits()) -> tuple[list[Ya
     text, problem = read_text(path, limits)
     if problem is not None:
         return [], [problem]
+    assert text is not None  # read_text gives the text or a problem
     return parse_documents(text, str(path), limits)
 
 

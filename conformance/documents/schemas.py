@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.documents.loader import YamlDocument
-from reference_impl.problems import Problem, pointer_join, pointer_of
+from reference_impl.problems import Problem, SourceLocation, pointer_join, pointer_of
 from reference_impl.spec_files import spec_dir
 
 SCHEMA_NAMES = ("plugin-manifest", "host-config", "scenario", "requirements", "semantics")
@@ -188,7 +188,7 @@ def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", val
     instance = doc.value if value is None else value
     if certainly_valid(name, instance):
         return []
-    problems = []
+    found: list[tuple[SourceLocation, Problem]] = []
     for top in validator(name).iter_errors(instance):
         for error in _leaf_errors(top):
             pointer = pointer_prefix + pointer_of(list(error.absolute_path))
@@ -196,7 +196,7 @@ def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", val
             if on_key:
                 extra = _unknown_keys(error)
                 pointer = pointer_join(pointer, extra[0]) if extra else pointer
-            problems.append(
-                Problem(code="schema", message=_message(error), pointer=pointer, source=doc.where(pointer, key=on_key))
-            )
-    return sorted(problems, key=lambda p: (p.source.line or 0, p.source.column or 0, p.pointer))
+            source = doc.where(pointer, key=on_key)
+            found.append((source, Problem(code="schema", message=_message(error), pointer=pointer, source=source)))
+    found.sort(key=lambda item: (item[0].line or 0, item[0].column or 0, item[1].pointer))
+    return [problem for _, problem in found]

@@ -142,7 +142,7 @@ def parse_results(text: str, path: str) -> tuple[ImplementationRun | None, list[
             results[doc["id"]] = doc
         else:
             problems.append(_problem(path, number, 1, "not-a-result", "a result line needs a string id and a known outcome"))
-    problems.sort(key=lambda p: p.source.line or 0)
+    problems.sort(key=lambda p: (p.source.line if p.source else None) or 0)
     if not results:
         problems.append(_problem(path, 1, None, "no-results", "holds no scenario results; write it with pas run --format json"))
         return None, problems
@@ -154,7 +154,9 @@ def parse_results(text: str, path: str) -> tuple[ImplementationRun | None, list[
 
 
 def _run_of(results: Mapping[str, Mapping[str, Any]], summary: Mapping[str, Any], path: str) -> ImplementationRun:
-    info = summary.get("implementation") if isinstance(summary.get("implementation"), Mapping) else {}
+    info = summary.get("implementation")
+    if not isinstance(info, Mapping):
+        info = {}
     name = str(info.get("name") or PurePath(path).stem)
     version = str(info.get("version") or "")
     cells = {sid: Cell(outcome=doc["outcome"], detail=_detail(doc)) for sid, doc in results.items()}

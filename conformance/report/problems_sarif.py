@@ -7,7 +7,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from conformance.validate.lint.registry import RULES
-from reference_impl.problems import Problem, Severity
+from reference_impl.problems import Problem, Severity, SourceLocation
 
 if TYPE_CHECKING:
     from conformance.validate.check import Validation
@@ -21,12 +21,12 @@ def _uri(path: str) -> str:
     return pure.as_uri() if pure.is_absolute() else pure.as_posix()
 
 
-def _location(problem: Problem) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(problem.source.path)}}
-    if problem.source.line is not None:
-        region = {"startLine": problem.source.line}
-        if problem.source.column is not None:
-            region["startColumn"] = problem.source.column
+def _location(problem: Problem, source: SourceLocation) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(source.path)}}
+    if source.line is not None:
+        region = {"startLine": source.line}
+        if source.column is not None:
+            region["startColumn"] = source.column
         physical["region"] = region
     location: dict[str, Any] = {"physicalLocation": physical}
     if problem.pointer:
@@ -60,7 +60,7 @@ def render_sarif(outcome: Validation) -> str:
         if problem.code in index:
             result["ruleIndex"] = index[problem.code]
         if problem.source is not None:
-            result["locations"] = [_location(problem)]
+            result["locations"] = [_location(problem, problem.source)]
         results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,

@@ -195,8 +195,8 @@ def requirement_lines(run: RunResult) -> list[str]:
     bad = {RequirementStatus.FAILED, RequirementStatus.ERRORED}
     for tally in run.summary.requirements:
         if tally.status in bad:
-            counts = ", ".join(f"{n} {o}" for o, n in tally.counts.items() if n)
-            lines.append(f"  {tally.status.value:7} {tally.requirement.id} ({tally.requirement.level}) {counts}")
+            tallied = ", ".join(f"{n} {o}" for o, n in tally.counts.items() if n)
+            lines.append(f"  {tally.status.value:7} {tally.requirement.id} ({tally.requirement.level}) {tallied}")
     return lines
 
 
