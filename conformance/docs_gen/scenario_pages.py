@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,21 @@ CATEGORIES = {
     "restart": "Restart", "order": "Ordering", "text": "Reference text", "host": "Host profile",
 }
 SPEC = "../specification.md"  # category pages live in generated/scenarios/
+#: The number of a scenario's first step. `pas run` names a failing step by its index in the file's
+#: `steps` list ("step 2" is `/steps/2`, conformance/report/text.py), so the pages count from 0 too.
+FIRST_STEP = 0
 _VIEW_FLAGS = (("hint", "hint", "no hint"), ("brief_shown", "brief", "no brief"),
                ("methods_shown", "methods", "no methods"), ("injection_called", "injection", "no injection"))
+
+
+def step_number(step: Step) -> int:
+    """The number a step has on its scenario page: the one a failure report names it by."""
+    return step.index + FIRST_STEP
+
+
+def text_anchor(scenario: Scenario, step: Step) -> str:
+    """The anchor of a step's expected text on its category page."""
+    return f"{scenario.id}-step-{step_number(step)}-text"
 
 
 def category_of(scenario: Scenario, suite_dir: Path) -> str:
@@ -125,7 +139,7 @@ def _host_expectation_parts(step: Step) -> list[str]:
     return parts
 
 
-def _expectation_text(step: Step) -> str:
+def _expectation_text(step: Step, scenario: Scenario) -> str:
     expect = step.expect
     parts = _host_expectation_parts(step)
     if step.action != "run":
@@ -142,9 +156,10 @@ def _expectation_text(step: Step) -> str:
     if step.order is not None:
         parts.append(t("in order: ") + " → ".join(code(m) for m in step.order))
     if step.text is not None:
-        checks = ([t("equals a fixed text")] if step.text.equals is not None else []) + [
-            t("contains ") + code(s) for s in step.text.contains] + [t("lacks ") + code(s) for s in step.text.not_contains]
-        parts.append(t("text ") + "; ".join(checks))
+        checks = ([t("equals a fixed text")] if step.text.equals is not None else []) + (
+            [t("contains {n} pieces").format(n=len(step.text.contains))] if step.text.contains else []) + (
+            [t("lacks {n} pieces").format(n=len(step.text.not_contains))] if step.text.not_contains else [])
+        parts.append(t("text ") + "; ".join(checks) + " — " + link(t("the exact text"), f"#{text_anchor(scenario, step)}"))
     if step.covers:
         parts.append(t("checks ") + requirement_links(step.covers, SPEC))
     if step.note:
@@ -220,8 +235,56 @@ def _steps_table(scenario: Scenario) -> list[str]:
     rows = []
     for number, step in enumerate(scenario.steps, 1):
         views = [view_text(step.expect[c]) if step.action == "run" and c in step.expect else "" for c in columns]
-        rows.append([str(number), step_text(step), *views, _expectation_text(step)])
+        rows.append([str(step_number(step)), step_text(step), *views, _expectation_text(step, scenario)])
     return table(["#", t("Step"), *(code(c) for c in columns), t("Expected")], rows)
+
+
+def _fence(text: str, indent: str = "") -> list[str]:
+    """``text`` as a fenced code block, byte for byte (a fence longer than any backtick run in it)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = text[:-1] if text.endswith("\n") else text
+    return [indent + fence + "text", *(indent + line if line else "" for line in body.split("\n")), indent + fence]
+
+
+def _bytes_note(text: str) -> str:
+    """How long a text is and how it starts and ends: what a code block cannot show."""
+    notes = [t("{n} characters").format(n=len(text))]
+    if text.startswith("\n"):
+        notes.append(t("starts with a line feed"))
+    notes.append(t("ends with a line feed") if text.endswith("\n") else t("no line feed at the end"))
+    return ", ".join(notes)
+
+
+def _pieces(title: str, pieces: Sequence[str]) -> list[str]:
+    """A list of text pieces: inline code when one line without outer white space, else a code block."""
+    lines = [title, ""]
+    for piece in pieces:
+        if "\n" not in piece and piece == piece.strip() and piece:
+            lines.append(f"- {code(piece)}")
+        else:
+            lines += [f"- {_bytes_note(piece)}:", "", *_fence(piece, "    ")]
+        lines.append("")
+    return lines
+
+
+def _expected_texts(scenario: Scenario) -> list[str]:
+    """Each step's text expectation in full, after the steps table: the exact bytes to produce."""
+    lines: list[str] = []
+    for step in scenario.steps:
+        expected = step.text
+        if expected is None:
+            continue
+        lines += [t("**Step {n}**, {what}: expected text").format(n=step_number(step), what=step_text(step)),
+                  f"{{: #{text_anchor(scenario, step)} }}", ""]
+        if expected.equals is not None:
+            lines += [t("The text must be exactly this ({bytes}):").format(bytes=_bytes_note(expected.equals)), "",
+                      *_fence(expected.equals), ""]
+        if expected.contains:
+            lines += _pieces(t("The text must contain each of these:"), expected.contains)
+        if expected.not_contains:
+            lines += _pieces(t("The text must not contain any of these:"), expected.not_contains)
+    return lines
 
 
 def scenario_section(scenario: Scenario) -> list[str]:
@@ -243,7 +306,7 @@ def scenario_section(scenario: Scenario) -> list[str]:
         lines += [t("Host: ") + "; ".join(host_notes) + t("."), ""]
     if scenario.is_host:
         lines += _host_inputs(scenario)
-    return lines + _plugins_table(scenario) + _steps_table(scenario)
+    return lines + _plugins_table(scenario) + _steps_table(scenario) + _expected_texts(scenario)
 
 
 def _groups(scenarios: Sequence[Scenario], suite_dir: Path) -> dict[str, list[Scenario]]:
@@ -277,9 +340,10 @@ def scenario_catalogue(scenarios: Sequence[Scenario], suite_dir: Path) -> dict[s
             [link(code(s.id), f"{category}.md#{s.id}"), s.title, requirement_links(s.covers, SPEC)] for s in group
         ])
         page = header(_category_title(category), f"conformance/suite/scenarios/{category}/", intro=t(
-            "{count} scenarios. A plugin column in a step table is the plugin's expected view "
+            "{count} scenarios. Steps are numbered from {first}, as `pas run` numbers them when it "
+            "reports a failing step. A plugin column in a step table is the plugin's expected view "
             "in that run (empty: not checked); the last column is what the step must produce "
-            "otherwise. Back to the [catalogue](index.md).").format(count=len(group)))
+            "otherwise. Back to the [catalogue](index.md).").format(count=len(group), first=FIRST_STEP))
         for scenario in group:
             page += scenario_section(scenario)
         pages[f"scenarios/{category}.md"] = "\n".join(page).rstrip() + "\n"
