@@ -47,7 +47,10 @@ class Child:
         _LIVE.add(self)
         self.next_id = 1
         self._max_line_bytes = max_line_bytes
-        self._in, self._out, self._err = (s.fileno() for s in (self.popen.stdin, self.popen.stdout, self.popen.stderr))
+        stdin, stdout, stderr = self.popen.stdin, self.popen.stdout, self.popen.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all three are pipes
+        self._stdin, self._streams = stdin, (stdin, stdout, stderr)
+        self._in, self._out, self._err = (s.fileno() for s in self._streams)
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
         self._selector = selectors.DefaultSelector()
@@ -113,7 +116,7 @@ class Child:
             del self._stderr[:-_STDERR_KEPT]
 
     def _write(self) -> None:
-        if self.popen.stdin.closed:  # its descriptor may be another file's by now
+        if self._stdin.closed:  # its descriptor may be another file's by now
             self._pending.clear()
             return
         watched = self._in in self._selector.get_map()
@@ -128,8 +131,8 @@ class Child:
             self._pending.clear()
         if watched:
             self._selector.unregister(self._in)
-        if self._close_after and not self.popen.stdin.closed:
-            self.popen.stdin.close()
+        if self._close_after and not self._stdin.closed:
+            self._stdin.close()
 
     def stderr_tail(self) -> str:
         """The last few KB the process wrote to stderr (what was read so far)."""
@@ -170,7 +173,7 @@ class Child:
             self.popen.wait()
         _LIVE.discard(self)
         self._selector.close()
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+        for stream in self._streams:
             try:
                 stream.close()
             except OSError:

@@ -26,6 +26,8 @@ from conformance.adapters.protocol.messages import (
 from conformance.adapters.protocol.wire import PROTOCOL_VERSION, CheckedBodies, check_message, decode, encode
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
+from reference_impl.events import Observation
+from reference_impl.host import HostObservation
 from reference_impl.model import ImplementationInfo
 
 
@@ -71,14 +73,18 @@ class Session:
         if not self.greeted:
             raise _Refused("out-of-order", "send 'hello' first")
         if isinstance(request, HostRequest):  # host-load begins a host scenario: no start
-            return request.answer(self.engine.apply(request.command))
+            answered = self.engine.apply(request.command)
+            assert isinstance(answered, HostObservation)  # the host answers a host command
+            return request.answer(answered)
         if isinstance(request, StartRequest):
             self.engine.start(request.plugins, request.host)
             self.started = True
             return StartResponse(id=request.id)
         if not self.started:
             raise _Refused("out-of-order", f"send 'start' before {request.cmd!r}")
-        return request.answer(self.engine.apply(request.event))
+        observation = self.engine.apply(request.event)
+        assert isinstance(observation, Observation)  # the scheduler answers an event
+        return request.answer(observation)
 
 
 class _Refused(Exception):

@@ -248,9 +248,9 @@ def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[st
         found = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in problems)
         raise ImplementationFailed(reason=f"response to {cmd!r} does not match {schema}", detail=found)
     if doc["ok"] is False:
-        error = doc["error"]
-        code = f" [{error['code']}]" if "code" in error else ""
+        reported = doc["error"]
+        code = f" [{reported['code']}]" if "code" in reported else ""
         raise ImplementationFailed(
-            reason=f"implementation answered {cmd!r} with an error{code}", detail=error["message"]
+            reason=f"implementation answered {cmd!r} with an error{code}", detail=reported["message"]
         )
     return doc

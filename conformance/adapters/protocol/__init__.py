@@ -31,10 +31,10 @@ from conformance.adapters.protocol.messages import (
 from conformance.adapters.protocol.wire import schema_name
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import EVENT_TYPES, Event
-from reference_impl.host_commands import COMMAND_TYPES, HostCommand, is_host_command
+from reference_impl.host_commands import COMMAND_TYPES, HOST_COMMAND_TYPES, HostCommand
 
 #: The one table: each wire command's request class and response class.
-MESSAGES: Final[Mapping[str, tuple[type, type]]] = {
+MESSAGES: Final[Mapping[str, tuple[type[Request], type[Response]]]] = {
     HelloRequest.cmd: (HelloRequest, HelloResponse),
     StartRequest.cmd: (StartRequest, StartResponse),
     **{cmd: (EventRequest, ObservationResponse) for cmd in EVENT_TYPES},
@@ -61,7 +61,7 @@ def response_schema(cmd: str, doc: Mapping[str, Any]) -> str:
 
 def request_for(request_id: int, event: Event | HostCommand) -> EventRequest | HostRequest:
     """The request that carries ``event`` (or a host command); raises TypeError for anything else."""
-    if is_host_command(event):
+    if isinstance(event, HOST_COMMAND_TYPES):
         return HostRequest(id=request_id, command=event)
     if not isinstance(event, tuple(EVENT_TYPES.values())):
         raise TypeError(f"not a PAS event: {event!r}")
@@ -86,7 +86,7 @@ def response_from_json(cmd: str, doc: Any) -> Response:
     if doc.get("ok") is False:
         return ErrorResponse.from_json(doc)
     response_type = MESSAGES[cmd][1]
-    if response_type in (ObservationResponse, HostResponse):
+    if issubclass(response_type, (ObservationResponse, HostResponse)):
         response: Response = response_type.from_json(doc, cmd=cmd)
         return response
     return response_type.from_json(doc)

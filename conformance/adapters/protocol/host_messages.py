@@ -91,7 +91,9 @@ def _lifecycle_event(doc: Mapping[str, Any]) -> LifecycleEvent:
 
 def _provenance(doc: Mapping[str, Any]) -> Provenance:
     layer = Layer(doc["layer"])
-    return Provenance(layer=layer, origin=_origin(doc.get("origin"), layer))
+    origin = _origin(doc.get("origin"), layer)
+    assert origin is not None  # given a layer, _origin falls back to that layer's own kind
+    return Provenance(layer=layer, origin=origin)
 
 
 def host_observation_from_json(doc: Mapping[str, Any]) -> HostObservation:

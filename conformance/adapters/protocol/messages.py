@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from conformance.adapters.protocol.wire import (
     PROTOCOL_VERSION,
+    Message,
     get_field,
     message_id,
     request_class,
@@ -33,7 +34,7 @@ from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 
 @request_class("hello")
-class HelloRequest:
+class HelloRequest(Message):
     """``hello``: the first request on every process; the runner's protocol and spec versions."""
 
     id: int
@@ -53,7 +54,7 @@ class HelloRequest:
 
 
 @request_class("start")
-class StartRequest:
+class StartRequest(Message):
     """``start``: install ``plugins`` under ``host`` with empty state."""
 
     id: int
@@ -74,7 +75,7 @@ class StartRequest:
 
 
 @request_class("bye")
-class ByeRequest:
+class ByeRequest(Message):
     """``bye``: answer, then exit with code 0."""
 
     id: int
@@ -132,7 +133,7 @@ class EventRequest:
 
 
 @response_class("hello")
-class HelloResponse:
+class HelloResponse(Message):
     """The answer to ``hello``: who the implementation is and which protocol it speaks."""
 
     id: int
@@ -152,7 +153,7 @@ class HelloResponse:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class _EmptyResponse:
+class _EmptyResponse(Message):
     """An answer with an empty result."""
 
     cmd: ClassVar[str] = ""

@@ -15,14 +15,23 @@ import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final, TypeVar, dataclass_transform
+from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
 from reference_impl.problems import Problem
 from reference_impl.errors import MalformedDocument, PasError
 
 PROTOCOL_VERSION: Final = 1
 
-_Class = TypeVar("_Class", bound=type)
+
+class Message:
+    """What :func:`request_class` and :func:`response_class` give a message class: its ``cmd`` and ``schema``."""
+
+    __slots__ = ()
+    cmd: ClassVar[str]
+    schema: ClassVar[str]
+
+
+_M = TypeVar("_M", bound=Message)
 
 
 class MessageInvalid(PasError, ValueError):
@@ -58,8 +67,8 @@ def schema_name(cmd: str, direction: str) -> str:
     return f"protocol/{cmd}-{direction}"
 
 
-def _message_class(cmd: str, direction: str) -> Callable[[_Class], _Class]:
-    def declare(cls: _Class) -> _Class:
+def _message_class(cmd: str, direction: str) -> Callable[[type[_M]], type[_M]]:
+    def declare(cls: type[_M]) -> type[_M]:
         cls.cmd = cmd
         cls.schema = schema_name(cmd, direction)
         return dataclass(frozen=True, slots=True, kw_only=True)(cls)
@@ -68,14 +77,14 @@ def _message_class(cmd: str, direction: str) -> Callable[[_Class], _Class]:
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
-def request_class(cmd: str) -> Callable[[_Class], _Class]:
-    """Declare the request class of wire command ``cmd``: a frozen, slotted, keyword-only dataclass."""
+def request_class(cmd: str) -> Callable[[type[_M]], type[_M]]:
+    """Declare the request class (a :class:`Message`) of wire command ``cmd``: a frozen, slotted, keyword-only dataclass."""
     return _message_class(cmd, "request")
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
-def response_class(cmd: str) -> Callable[[_Class], _Class]:
-    """Declare the response class of wire command ``cmd``: a frozen, slotted, keyword-only dataclass."""
+def response_class(cmd: str) -> Callable[[type[_M]], type[_M]]:
+    """Declare the response class (a :class:`Message`) of wire command ``cmd``: a frozen, slotted, keyword-only dataclass."""
     return _message_class(cmd, "response")
 
 
