@@ -20,6 +20,7 @@ Without ``--pas-impl`` the plugin does nothing. The plugin is registered through
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,7 @@ class _Pas:
         scenarios, problems = load_suite(config.getoption("pas_scenario"))
         if problems:
             raise pytest.UsageError("\n".join(f"--pas-scenario: {p}" for p in problems))
-        self.expected: dict[str, str] = {}
+        self.expected: Mapping[str, str] = {}
         if config.getoption("pas_expected_failures"):
             self.expected, problems = load_expected_failures(config.getoption("pas_expected_failures"),
                                                              {s.id for s in scenarios})
@@ -145,7 +146,7 @@ class PasSuite(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
         """One item per selected scenario."""
         state = self.config.stash[_STATE]
-        items = []
+        items: list[pytest.Item] = []
         for scenario in state.scenarios:
             item = ScenarioItem.from_parent(self, name=scenario.id, path=Path(scenario.path), scenario=scenario,
                                             target=self.target)
@@ -167,7 +168,7 @@ class FuzzCampaign(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
         """One item per seed: ``--pas-fuzz-seed`` and the ``--pas-fuzz-seeds - 1`` after it."""
         first, count = self.config.getoption("pas_fuzz_seed"), self.config.getoption("pas_fuzz_seeds")
-        items = []
+        items: list[pytest.Item] = []
         for seed in range(first, first + count):
             item = FuzzItem.from_parent(self, name=f"seed-{seed}", seed=seed, target=self.target)
             item.add_marker(pytest.mark.pas_fuzz)

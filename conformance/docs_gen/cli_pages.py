@@ -42,13 +42,16 @@ def _default(action: argparse.Action) -> str:
     return code(str(action.default))
 
 
+def _joined(metavar: str | tuple[str, ...]) -> str:
+    return " ".join(metavar) if isinstance(metavar, tuple) else metavar
+
+
 def _argument(action: argparse.Action) -> str:
     if not action.option_strings:
-        return code(action.metavar or action.dest)
+        return code(_joined(action.metavar or action.dest))
     metavar = ""
     if action.nargs != 0:
-        metavar = action.metavar or action.dest.upper()  # choices are listed in the Meaning column
-        metavar = " " + (" ".join(metavar) if isinstance(metavar, tuple) else metavar)
+        metavar = " " + _joined(action.metavar or action.dest.upper())  # choices are listed in the Meaning column
     return ", ".join(code(option + metavar) for option in action.option_strings)
 
 

@@ -52,8 +52,8 @@ def message_requirements(commands: Iterable[str], schemas: Mapping[str, Mapping[
     result = {}
     for cmd in commands:
         cited = _cited(schemas.get(f"protocol/{cmd}-request", {})) | _cited(schemas.get(f"protocol/{cmd}-response", {}))
-        result[cmd] = (sorted((i for i in cited if i in order), key=order.get),
-                       sorted((i for i in checked.get(cmd, ()) if i in order), key=order.get))
+        result[cmd] = (sorted((i for i in cited if i in order), key=order.__getitem__),
+                       sorted((i for i in checked.get(cmd, ()) if i in order), key=order.__getitem__))
     return result
 
 

@@ -183,7 +183,8 @@ def detect_kind(value: dict, modeline: Kind | None = None) -> Kind | None:
 
 def _scan_text(text: str, path: str) -> tuple[Suppressions | None, Kind | None, list[Problem]]:
     """Suppression comments and the editor modeline, from the text the documents were parsed from."""
-    suppressions, problems = None, []
+    suppressions: Suppressions | None = None
+    problems: list[Problem] = []
     if "pas:" in text:
         suppressions, problems = parse_suppressions(text, path)
     modeline = _MODELINE.search(text) if "yaml-language-server" in text else None
@@ -229,7 +230,11 @@ def _kind_or_problem(doc: YamlDocument, target: Target, settings: Settings, mode
 def check_file(target: Target, settings: Settings) -> FileResult:
     """Load one file and check each of its documents; never raises for bad input."""
     text, problem = read_text(target.path, settings.config.limits)
-    docs, loader_problems = parse_documents(text, target.path, settings.config.limits) if problem is None else ([], [problem])
+    if problem is None:
+        assert text is not None  # read_text gives the text or a problem
+        docs, loader_problems = parse_documents(text, target.path, settings.config.limits)
+    else:
+        text, docs, loader_problems = "", [], [problem]
     if not docs and not loader_problems:
         loader_problems = [make_problem("empty-document", "the file holds only comments; expected a mapping", "",
                                         SourceLocation(path=target.path, line=1, column=1))]

@@ -129,7 +129,7 @@ def find_config(start: Path) -> Path | None:
 def load_config(path: Path) -> Config:
     """Read and check a config file; raises ConfigError naming the file, line and key."""
     doc, problems = load_mapping(path)
-    if problems:
+    if doc is None or problems:  # no document comes with a problem
         raise ConfigError(path=str(path), reason="; ".join(str(p) for p in problems))
     value = doc.value
     known = {"disable", "severity", "known_modules", "cross_file", "limits", *_INT_OPTIONS}

@@ -90,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.write(render_problems(budget.problems))
     if not budget.ok:
         return 2
-    error = _write(render_json(budget) if args.format == "json" else render_text(budget), args.output)
-    if error:
-        return _fail(error)
+    write_error = _write(render_json(budget) if args.format == "json" else render_text(budget), args.output)
+    if write_error:
+        return _fail(write_error)
     if args.chart:
         try:
             write_chart(budget, args.chart)

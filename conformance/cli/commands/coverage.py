@@ -38,8 +38,10 @@ def _cited(row: Any) -> str:
     for citation in row.citations:
         if citation.step is None:
             steps[citation.scenario] = None
-        elif steps.get(citation.scenario, []) is not None:
-            steps.setdefault(citation.scenario, []).append(str(citation.step))
+        else:
+            cited = steps.setdefault(citation.scenario, [])
+            if cited is not None:
+                cited.append(str(citation.step))
     return ", ".join(s if at is None else f"{s}#{','.join(at)}" for s, at in steps.items())
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_and_report(args, adapter, selected, expected, guard)
 
 
-def _prepare(args: argparse.Namespace) -> tuple[list, dict[str, str]] | int:
+def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
     """The selected scenarios and the expected failures, or the usage exit code after saying why."""
     from conformance.suite.expected_failures import load_expected_failures
     from conformance.suite.keywords import BadKeyword
@@ -121,7 +121,7 @@ def _prepare(args: argparse.Namespace) -> tuple[list, dict[str, str]] | int:
     scenarios, problems = load_suite(args.scenario)
     if problems:
         return _usage(problems)
-    expected: dict[str, str] = {}
+    expected: Mapping[str, str] = {}
     if args.expected_failures:
         expected, problems = load_expected_failures(args.expected_failures, {s.id for s in scenarios})
         if problems:
@@ -135,7 +135,7 @@ def _prepare(args: argparse.Namespace) -> tuple[list, dict[str, str]] | int:
     return selected, expected
 
 
-def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: dict[str, str], guard) -> int:
+def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], guard) -> int:
     """Run under the caller's signal guard, stream the report, close the implementation on every path."""
     from conformance.report import use_color
     from conformance.report.progress import RunProgress

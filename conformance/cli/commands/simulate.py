@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import IO
 
 from conformance.exit_codes import ExitCode
 
@@ -44,7 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="colour the output (auto: on a terminal, unless NO_COLOR is set)")
 
 
-def _use_color(choice: str, stream: object) -> bool:
+def _use_color(choice: str, stream: IO[str]) -> bool:
     from conformance.report import use_color
 
     return use_color(choice, stream)

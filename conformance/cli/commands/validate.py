@@ -101,7 +101,7 @@ def _config(args: argparse.Namespace):  # -> Config
     from conformance.validate.suppress import Config, ConfigError, check_codes, find_config, load_config
 
     path = None if args.no_config else Path(args.config) if args.config else find_config(Path.cwd())
-    if args.config and not args.no_config and not path.is_file():
+    if args.config and path is not None and not path.is_file():  # path is None with --no-config
         raise ConfigError(path=args.config, reason="no such file")
     config = load_config(path) if path else Config()
 

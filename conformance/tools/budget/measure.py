@@ -257,6 +257,7 @@ def measure_budget(
                     problems=loaded.problems + loaded.script_problems)
     if not loaded.ok:
         return budget
+    assert loaded.host is not None  # an ok simulation has its host config
     budget = replace(budget, problems=(*budget.problems, *unknown_names(
         (step.command for step in loaded.steps), loaded.manifests, script_name)))
     commands = [step.command for step in loaded.steps]

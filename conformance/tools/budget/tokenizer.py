@@ -89,7 +89,7 @@ def vocabulary_path() -> Path:
         distribution = metadata.distribution(VOCAB_PACKAGE)
     except metadata.PackageNotFoundError:
         raise TokenizerUnavailable(name=CL100K, reason=f"{VOCAB_PACKAGE} is not installed; {INSTALL_HINT}") from None
-    path = Path(distribution.locate_file(VOCAB_FILE))
+    path = Path(str(distribution.locate_file(VOCAB_FILE)))  # a SimplePath (in practice a Path) to its string
     if not path.is_file():
         raise TokenizerUnavailable(name=CL100K, reason=f"{VOCAB_PACKAGE} has no {VOCAB_FILE}; reinstall it")
     return path
