@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import compress, filterfalse
+from operator import attrgetter
 from types import MappingProxyType
 
 from reference_impl.errors import PasError
 from reference_impl.model import HostConfig, Manifest
+
+_BUILTIN = attrgetter("builtin")
 
 
 class DuplicateModule(PasError, ValueError):
@@ -44,13 +48,11 @@ class Catalogue:
         Enabled entries that are not installed are skipped (HOST-LOAD-2); duplicates and
         built-ins named again are loaded once.
         """
-        order = [name for name, manifest in self.manifests.items() if manifest.builtin]
-        seen = set(order)
-        for name in host.enabled:
-            if name in self.manifests and name not in seen:
-                order.append(name)
-                seen.add(name)
-        return tuple(order)
+        manifests = self.manifests
+        # dict.fromkeys keeps the first of each name, in order; compress, map and filter run the
+        # loops in C (a host config change with 10,000 plugins walks all of them).
+        builtins = compress(manifests.keys(), map(_BUILTIN, manifests.values()))
+        return tuple(dict.fromkeys([*builtins, *filter(manifests.__contains__, host.enabled)]))
 
     def missing(self, host: HostConfig) -> tuple[str, ...]:
         """Enabled entries that name no installed plugin (each deserves a warning)."""
@@ -58,11 +60,11 @@ class Catalogue:
 
     def available(self, host: HostConfig, adapter: str | None) -> tuple[Manifest, ...]:
         """Loaded, not disabled and supporting ``adapter``: the plugins a conversation can see."""
-        return tuple(
-            self.manifests[name]
-            for name in self.load_order(host)
-            if name not in host.disabled and self.manifests[name].supports(adapter)
-        )
+        manifests, disabled = self.manifests, host.disabled
+        loaded = map(manifests.__getitem__, filterfalse(disabled.__contains__, self.load_order(host)))
+        if adapter is None:
+            return tuple(loaded)
+        return tuple(m for m in loaded if not m.support_adapter or adapter in m.support_adapter)
 
     def find_available(self, module_name: str, host: HostConfig, adapter: str | None) -> Manifest | None:
         """The manifest of ``module_name`` if a conversation on ``adapter`` can see it."""

@@ -8,6 +8,7 @@ given) and where the scheduler's lineup cache lives.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -18,11 +19,15 @@ from reference_impl.host import HostEngine, HostObservation
 from reference_impl.host_commands import HOST_COMMAND_TYPES, HostCommand
 from reference_impl.lineup_cache import LineupCache
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest, Profile
-from reference_impl.render import render_reply, render_run
+from reference_impl.render import TextCache, render_reply, render_run
 from reference_impl.scheduler import SchedulerState, step
 from reference_impl.semantics import Semantics, load_semantics
 
 PROFILES = tuple(Profile)
+
+#: Host configs an Engine remembers, so that a config equal to a recent one (after a restart,
+#: or an admin change undone) is the same object again and its cached lineups still hit.
+RECENT_HOSTS = 8
 
 
 class Engine:
@@ -40,6 +45,8 @@ class Engine:
         self._text = text
         self._semantics = load_semantics() if semantics is None else semantics
         self._cache = LineupCache()
+        self._texts = TextCache()
+        self._hosts: deque[HostConfig] = deque(maxlen=RECENT_HOSTS)
         self._catalogue = Catalogue()
         self._state = SchedulerState()
         self._host = HostEngine()
@@ -48,6 +55,9 @@ class Engine:
         """Install ``manifests`` under ``host``, with no stored counters."""
         self._catalogue = Catalogue.of(manifests)
         self._cache.clear()  # entries for the old catalogue can never hit again
+        self._hosts.clear()
+        if self._text:
+            self._texts.bind(self._catalogue.manifests)  # every manifest escaped once, here
         self._state = SchedulerState(host=host)
         self._host = HostEngine()
 
@@ -55,15 +65,33 @@ class Engine:
         """Apply one event (or host command) and return what was observed."""
         if isinstance(event, HOST_COMMAND_TYPES):
             return self._host.apply(event)
+        before = self._state.host
         self._state, observation = step(self._catalogue, self._state, event, self._semantics, cache=self._cache)
+        if self._state.host is not before:
+            self._state = self._recent_host(before)
         if not self._text:
             return observation
         manifests = self._catalogue.manifests
         if isinstance(observation, RunObservation):
-            return replace(observation, text=render_run(manifests, observation))
+            return replace(observation, text=render_run(manifests, observation, cache=self._texts))
         if isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
-            return replace(observation, text=render_reply(manifests, event, observation))
+            return replace(observation, text=render_reply(manifests, event, observation, cache=self._texts))
         return observation
+
+    def _recent_host(self, before: HostConfig) -> SchedulerState:
+        """The state with its host config replaced by an equal one seen recently, if any.
+
+        The cache is keyed by identity: an equal but new config would miss. Equal configs
+        give equal results, so swapping one for the other changes nothing but the cost.
+        """
+        host = self._state.host
+        if not any(seen is before for seen in self._hosts):
+            self._hosts.append(before)
+        for seen in self._hosts:
+            if seen == host:
+                return replace(self._state, host=seen)
+        self._hosts.append(host)
+        return self._state
 
     @property
     def semantics(self) -> Semantics:

@@ -12,7 +12,7 @@ values, so an identity cannot be recycled by a new object while its entry exists
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
 
@@ -24,7 +24,9 @@ DEFAULT_SIZE = 16
 class LineupCache:
     """A least-recently-used map from (values, key) to what was computed from them.
 
-    Raises ValueError when ``size`` is below 1.
+    ``hits`` and ``misses`` count lookups by the kind of key (a key's first item when it is a
+    tuple, such as ``"lineup"``, else the key), for measuring. Raises ValueError when
+    ``size`` is below 1.
     """
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
@@ -32,6 +34,8 @@ class LineupCache:
             raise ValueError(f"a LineupCache holds at least one entry, not {size}")
         self._size = size
         self._entries: OrderedDict[Hashable, tuple[tuple[object, ...], object]] = OrderedDict()
+        self.hits: Counter[str] = Counter()
+        self.misses: Counter[str] = Counter()
 
     def get(self, anchors: tuple[object, ...], key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``'s result for ``key`` derived from exactly the objects ``anchors``.
@@ -41,9 +45,12 @@ class LineupCache:
         """
         slot = (tuple(id(anchor) for anchor in anchors), key)
         hit = self._entries.get(slot)
+        kind = str(key[0]) if isinstance(key, tuple) and key else str(key)
         if hit is not None and all(a is b for a, b in zip(hit[0], anchors, strict=True)):
+            self.hits[kind] += 1
             self._entries.move_to_end(slot)
             return cast(T, hit[1])
+        self.misses[kind] += 1
         value = compute()
         self._entries[slot] = (anchors, value)
         self._entries.move_to_end(slot)
@@ -54,6 +61,11 @@ class LineupCache:
     def clear(self) -> None:
         """Forget every entry (and release the values they keep alive)."""
         self._entries.clear()
+
+    def hit_rate(self, kind: str) -> float:
+        """The share of lookups of ``kind`` that were hits (0.0 before any lookup)."""
+        total = self.hits[kind] + self.misses[kind]
+        return self.hits[kind] / total if total else 0.0
 
     def __len__(self) -> int:
         return len(self._entries)
