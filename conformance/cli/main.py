@@ -13,6 +13,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from conformance.exit_codes import ExitCode
+
 
 def _command_modules() -> list[str]:
     """Module names under conformance/cli/commands, each one subcommand (``serve_reference`` -> ``serve-reference``)."""
@@ -21,8 +23,6 @@ def _command_modules() -> list[str]:
     from conformance.cli import commands
 
     return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_"))
-
-from conformance.exit_codes import ExitCode
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     for module_name in _command_modules():
         try:
             module = importlib.import_module(f"conformance.cli.commands.{module_name}")
-        except Exception as error:  # one broken command must not take every other one down
+        except Exception as error:  # noqa: BLE001 - one broken command must not take every other one down
             print(f"pas: command {module_name!r} is unavailable: {error}", file=sys.stderr)
             continue
         name = module_name.replace("_", "-")

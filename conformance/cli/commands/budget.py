@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Measure the prompt tokens scheduling saves: every run with scheduling against every plugin awake."
 
 _EPILOG = """\
@@ -48,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _fail(message: object) -> int:
     print(f"pas budget: {message}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE
 
 
 def _write(text: str, output: str | None) -> str | None:
@@ -84,12 +86,12 @@ def run(args: argparse.Namespace) -> int:
         script, problems = read_script(args.script)
         if script is None:
             sys.stderr.write(render_problems(problems))
-            return 2
+            return ExitCode.USAGE
     budget = measure_budget(script, plugins=args.plugins, host=args.host, script_name=args.script,
                             tokenizer=tokenizer, include_parameters=args.parameters)
     sys.stderr.write(render_problems(budget.problems))
     if not budget.ok:
-        return 2
+        return ExitCode.USAGE
     write_error = _write(render_json(budget) if args.format == "json" else render_text(budget), args.output)
     if write_error:
         return _fail(write_error)
@@ -100,4 +102,4 @@ def run(args: argparse.Namespace) -> int:
             return _fail(problem)
         except OSError as problem:
             return _fail(f"cannot write {args.chart}: {problem.strerror or problem}")
-    return 0
+    return ExitCode.OK

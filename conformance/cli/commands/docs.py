@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Regenerate the spec site's generated pages (docs/generated/), or check that they are up to date."
 
 _EPILOG = """\
@@ -41,25 +43,25 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or default_out()
     if out is None:
         print("pas docs: no checkout with mkdocs.yml found beside this package; pass --out DIR", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     site = generate(build_parser())
     for problem in site.problems:
         where = f"{problem.source}: " if problem.source else ""
         print(f"pas docs: {where}{problem.code}: {problem.message}", file=sys.stderr)
     if site.problems:
         print("pas docs: sources have problems; nothing written", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     if args.action == "check":
         stale = stale_files(out, site)
         for path in stale:
             print(f"{out / path}: out of date")
         if stale:
             print("run `python -m conformance docs generate` and commit the result", file=sys.stderr)
-        return 1 if stale else 0
+        return ExitCode.FAILED if stale else ExitCode.OK
     try:
         written = write_generated(out, site)
     except OSError as error:
         print(f"pas docs: cannot write {out}: {error.strerror or error}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     print(f"pas docs: {len(written)} generated files up to date in {out}")
-    return 0
+    return ExitCode.OK

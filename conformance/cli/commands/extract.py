@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Write PAS manifests for another framework's plugins by reading their source (never running it)."
 
 _EPILOG = """\
@@ -70,7 +72,7 @@ def _nekro(args: argparse.Namespace) -> int:
         written = write_outputs(outputs, Path(args.out))
     except OSError as error:
         print(f"pas extract: cannot write to {args.out}: {error.strerror or error}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     _print_problems(problems, args.format or default_format(os.environ))
     if not args.quiet:
         for path, output in zip(written, outputs):
@@ -96,18 +98,18 @@ def _summary(files: int, plugins: int, written: list[Path], problems: list) -> i
     print(line, file=sys.stderr)
     if not plugins and not fatal:
         print("pas extract: no NekroPlugin(...) call found", file=sys.stderr)
-        return 1
-    return 2 if fatal else 1 if counted else 0
+        return ExitCode.FAILED
+    return ExitCode.USAGE if fatal else ExitCode.FAILED if counted else ExitCode.OK
 
 
 def run(args: argparse.Namespace) -> int:
     """Extract and write; return the exit code (never a traceback)."""
     if args.framework != "nekro":
         print("pas extract: name a framework: nekro (see pas extract --help)", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     try:
         return _nekro(args)
     except Exception as error:  # noqa: BLE001 - the promise is: no traceback, exit 2
         print(f"pas extract: internal error: {type(error).__name__}: {error} (a bug in pas; please report it)",
               file=sys.stderr)
-        return 2
+        return ExitCode.USAGE

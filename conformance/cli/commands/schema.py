@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from conformance.exit_codes import ExitCode
+
 HELP = "Print a bundled JSON Schema (manifest, host-config, scenario, protocol/run-request, ...) as JSON or YAML."
 _ALIASES = {"manifest": "plugin-manifest"}
 
@@ -65,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
         listing = "".join(f"{name}\n" for name in sorted(names))
         if args.list:
             sys.stdout.write(listing)
-            return 0
+            return ExitCode.OK
         if args.name is None:
             sys.stderr.write("pas schema: name a schema, one of:\n" + listing)
-            return 2
+            return ExitCode.USAGE
         contents = registry()[names[args.name]].contents
         if args.id:
             text = contents["$id"] + "\n"
@@ -82,6 +84,6 @@ def run(args: argparse.Namespace) -> int:
             text = json.dumps(contents, indent=2, ensure_ascii=False) + "\n"
     except Exception as error:  # noqa: BLE001 - no traceback: a broken installation is exit 2
         print(f"pas schema: cannot read the bundled schema: {type(error).__name__}: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     sys.stdout.write(text)
-    return 0
+    return ExitCode.OK
