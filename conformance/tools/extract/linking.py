@@ -55,7 +55,9 @@ class _Files:
         base = module_path(target.path) if target is not None and _is_package(target) else None
         if base is None and level and not module:
             base = module_path(scan.path) if _is_package(scan) else module_path(scan.path).parent
-        for name in names if base is not None else ():
+        if base is None:
+            return
+        for name in names:
             if base.joinpath(name) in self.by_module:
                 yield self.by_module[base.joinpath(name)]
 
@@ -76,8 +78,8 @@ def execution_order(scans: Sequence[FileScan]) -> tuple[list[tuple[FileScan, Mou
         done.add(id(scan))
         events = [(m.line, 1, m) for m in scan.mounts] + [(line, 0, (lv, mod, names))
                                                           for line, lv, mod, names in scan.import_lines]
-        for _, is_mount, event in sorted(events, key=lambda e: (e[0], e[1])):
-            if is_mount:
+        for _, _, event in sorted(events, key=lambda e: (e[0], e[1])):
+            if isinstance(event, Mount):
                 order.append((scan, event))
                 continue
             for target in files.imported(scan, *event):
@@ -103,6 +105,8 @@ def _owner(files: _Files, scan: FileScan, target: str) -> tuple[str, str] | None
 
 
 def _function(files: _Files, scan: FileScan, name: str | None):
+    if name is None:
+        return None
     if name in scan.functions:
         return scan.functions[name]
     if name in scan.imports:

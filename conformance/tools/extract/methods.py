@@ -108,8 +108,8 @@ def mounts(reader: Reader, tree: ast.Module) -> tuple[list[Mount], list[Problem]
     for node in ast.walk(tree):
         pairs: list[tuple[ast.Call, str | None, ast.AST]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            pairs = [(d, node.name, node) for d in node.decorator_list if _mount_call(d)]
-        elif isinstance(node, ast.Call) and _mount_call(node.func):  # plugin.mount_...(...)(func)
+            pairs = [(d, node.name, node) for d in node.decorator_list if isinstance(d, ast.Call) and _mount_call(d)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and _mount_call(node.func):  # plugin.mount_...(...)(func)
             mounted = node.args[0] if node.args else None
             pairs = [(node.func, mounted.id if isinstance(mounted, ast.Name) else None, node)]
             if not isinstance(mounted, ast.Name):

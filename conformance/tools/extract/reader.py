@@ -9,7 +9,7 @@ placeholders, and names bound once at module level to such values. Anything else
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, TypeGuard
 
 from reference_impl.problems import SourceLocation
 
@@ -74,7 +74,7 @@ class Reader:
             return node.value
         if isinstance(node, ast.JoinedStr):
             if all(isinstance(part, ast.Constant) for part in node.values):
-                return "".join(str(part.value) for part in node.values)
+                return "".join(str(part.value) for part in node.values if isinstance(part, ast.Constant))  # all are, as checked above
             raise Unresolved("an f-string with placeholders is built at run time", node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self.value(node.left, seen), self.value(node.right, seen)
@@ -100,7 +100,7 @@ class Reader:
             raise Unresolved(f"the name '{node.id}' {why}", node)
         return self.value(bound, seen | {node.id})
 
-    def is_plugin_call(self, node: ast.AST) -> bool:
+    def is_plugin_call(self, node: ast.AST) -> TypeGuard[ast.Call]:
         """Whether ``node`` calls NekroPlugin (by name, alias or attribute)."""
         if not isinstance(node, ast.Call):
             return False

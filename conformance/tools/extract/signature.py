@@ -122,7 +122,7 @@ def parameters_schema(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[
         properties[argument.arg] = schema
     if not properties:
         return {}
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
-        schema["required"] = required
-    return schema
+        parameters["required"] = required
+    return parameters
