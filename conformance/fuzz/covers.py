@@ -15,7 +15,8 @@ from collections.abc import Iterable
 
 from conformance.fuzz.case import MAIN, Case, action_of
 from conformance.fuzz.compare import Disagreement, Verdict
-from conformance.suite.attribution import blame, facts_of, history_of, load_table
+from conformance.suite.attribution import blame, facts_of, history_of
+from conformance.suite.attribution_table import load_table
 from reference_impl.events import Activate, Disable, Enable, Extend, Restart, SetScheduler, SetStrategy, StartRun
 from reference_impl.model import HostConfig
 

@@ -9,16 +9,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from conformance.suite.attribution import (
-    StepFacts,
-    Table,
-    blame,
-    candidates,
-    history_of,
-    load_table,
-    parse_table,
-    step_facts,
-)
+from conformance.suite.attribution import StepFacts, blame, candidates, history_of, step_facts
+from conformance.suite.attribution_table import Table, load_table, parse_table
 from conformance.suite.coverage import load_requirements
 from conformance.suite.expectations import Mismatch
 from conformance.suite.scenario import HOST_ACTIONS, Scenario, Step, load_suite

@@ -11,7 +11,7 @@ from conformance.fuzz.compare import Disagreement, Verdict, compare_case
 from conformance.fuzz.covers import derive_covers
 from conformance.fuzz.emit import Provenance, check_document, dump, scenario_document, write_scenario
 from conformance.fuzz.strategies import manifest
-from conformance.suite.attribution import load_table
+from conformance.suite.attribution_table import load_table
 from conformance.suite.coverage import load_requirements
 from conformance.suite.expectations import Mismatch
 from reference_impl.engine import Engine
