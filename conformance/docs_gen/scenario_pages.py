@@ -12,7 +12,7 @@ from conformance.docs_gen.i18n import t
 from conformance.suite.scenario import DEFAULT_CONVERSATION, Scenario, Step
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
 from reference_impl.semantics import load_semantics
-from reference_impl.events import OMITTED
+from reference_impl.events import OMITTED, Activate, Extend
 from reference_impl.model import Manifest, Profile
 
 CATEGORIES = {
@@ -68,6 +68,7 @@ def view_text(expected: Any) -> str:
 
 def _call_text(step: Step, name: str) -> str:
     event = step.event
+    assert isinstance(event, (Activate, Extend))  # the step's action is activate or extend
     args = [code(event.module_name)]
     if event.rounds is not OMITTED:
         args.append(f"rounds={value(event.rounds)}")
@@ -77,7 +78,7 @@ def _call_text(step: Step, name: str) -> str:
 
 
 def _host_step_text(step: Step) -> str:
-    event = step.event
+    event: Any = step.event  # a host command; step.action says which
     if step.action == "host_dispatch":
         where = t(" in {conversation}").format(conversation=code(event.conversation)) if event.conversation else ""
         return t("host: dispatch {hook}").format(hook=code(event.hook)) + where
@@ -92,7 +93,7 @@ def _host_step_text(step: Step) -> str:
 
 def step_text(step: Step) -> str:
     """What happens in a step, in words."""
-    event = step.event
+    event: Any = step.event  # step.action says which event it is
     if step.is_host:
         return _host_step_text(step)
     if step.action == "run":
