@@ -409,7 +409,7 @@ def load_suite(
 
     Files are checked against the scenario schema unless ``check_schema`` is False; by default
     the bundled suite is not re-checked (half the start-up time of ``pas run``): its files
-    ship with the package and tests/conformance checks each of them against the schema.
+    ship with the package and tests/conformance/suite checks each of them against the schema.
     """
     paths = list(paths)
     if check_schema is None:

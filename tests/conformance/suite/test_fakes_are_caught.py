@@ -1,7 +1,7 @@
 """Suite strength: every deliberately broken implementation fails at least one scenario.
 
 The runner must also come back normally from each of them, with a result for every
-scenario. The whole bundled suite is used once it exists; tests/runner/scenarios must
+scenario. The whole bundled suite is used once it exists; tests/conformance/suite/scenarios must
 catch every fake on its own too.
 """
 

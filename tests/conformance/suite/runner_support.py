@@ -11,7 +11,7 @@ from typing import Any
 from conformance.suite.scenario import SUITE_DIR, Scenario, load_scenario, load_suite, scenario_files
 from reference_impl.engine import Engine
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FAKES = ROOT / "tests" / "fakes"
 OWN_SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 # Fakes that cannot run in-process (no in-process timeout): exercised by the stdio tests.
@@ -24,14 +24,14 @@ def suite_paths() -> list[Path]:
 
 
 def own(name: str) -> Scenario:
-    """One of tests/runner/scenarios by file stem; fails the test when it does not load."""
+    """One of tests/conformance/suite/scenarios by file stem; fails the test when it does not load."""
     scenario, problems = load_scenario(OWN_SCENARIOS / f"{name}.yaml")
     assert scenario is not None, problems
     return scenario
 
 
 def own_suite() -> list[Scenario]:
-    """Every scenario of tests/runner/scenarios."""
+    """Every scenario of tests/conformance/suite/scenarios."""
     scenarios, problems = load_suite([OWN_SCENARIOS])
     assert not problems, problems
     return scenarios

@@ -33,7 +33,7 @@ from reference_impl.host_commands import (
 )
 from reference_impl.model import HostConfig, Manifest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 SCHEMAS = ROOT / "spec" / "schemas" / "protocol"
 DOC = ROOT / "docs" / "protocol.md"
 FAKES = ROOT / "tests" / "fakes"

@@ -15,7 +15,7 @@ import pytest
 
 from conformance.suite.coverage import load_requirements
 
-FAKES = Path(__file__).resolve().parents[1] / "fakes"
+FAKES = Path(__file__).resolve().parents[2] / "fakes"
 _spec = importlib.util.spec_from_file_location("pas_fake_breaks", FAKES / "breaks.py")
 breaks = sys.modules.setdefault("pas_fake_breaks", importlib.util.module_from_spec(_spec))
 _spec.loader.exec_module(breaks)

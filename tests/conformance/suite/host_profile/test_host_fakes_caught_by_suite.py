@@ -16,7 +16,7 @@ import pytest
 from conformance.cli.main import main
 from conformance.suite.scenario import SUITE_DIR
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 FAKES = ROOT / "tests" / "fakes"
 BREAKS = {
     "host_broken_shallow_merge": "HOST-CFG-2",
