@@ -7,7 +7,7 @@ schema and semantic rules; those have a docs page each and a severity, see
 codes are part of the host profile's observations), ``suite`` (scenario and expected-failures
 files), ``protocol`` (stdio messages), ``simulate``, ``budget``, ``extract``, ``fuzz``.
 
-The tests fail when code emits a code that is not here (tests/conformance/documents/test_codes.py)
+The tests fail when code emits a code that is not here (tests/conformance/documents/test_problem_codes.py)
 and when an entry here is emitted nowhere; docs/generated/problem-codes.md lists them.
 """
 

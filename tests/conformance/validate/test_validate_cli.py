@@ -13,7 +13,7 @@ import pytest
 from conformance.documents import loader as _yaml
 from validate_helpers import BRIEF, manifest, run_cli, write
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 

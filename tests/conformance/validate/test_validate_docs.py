@@ -13,7 +13,7 @@ from conformance.cli.commands import validate as validate_command
 from conformance.validate.lint.registry import RULES
 from conformance.validate.check import check_paths
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RULES_DIR = ROOT / "docs" / "rules"
 GUIDE = ROOT / "docs" / "guides" / "validating.md"
 _BLOCK = re.compile(r'```(?:yaml|json) title="([^"]+)"\n(.*?)\n```', re.DOTALL)

@@ -14,7 +14,7 @@ from pathlib import Path
 from conformance.documents.codes import CODES
 from conformance.validate.lint.registry import RULES
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGES = ("conformance", "reference_impl")
 # Files that register codes rather than emit them.
 REGISTRIES = {Path("conformance/documents/codes.py"), Path("conformance/validate/lint/registry.py")}
