@@ -31,7 +31,7 @@ from reference_impl.events import (
 )
 from reference_impl.model import HostConfig, Manifest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FAKES = ROOT / "tests" / "fakes"
 REFERENCE = [sys.executable, "-m", "conformance", "serve-reference"]
 SHORT = 0.5  # seconds: the per-request timeout where a test waits for a timeout

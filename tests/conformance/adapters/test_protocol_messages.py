@@ -44,7 +44,7 @@ from reference_impl.events import (
 from reference_impl.host_commands import COMMAND_TYPES, Stop
 from reference_impl.model import HostConfig, Manifest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PROTOCOL_SCHEMAS = ROOT / "spec" / "schemas" / "protocol"
 DOC = ROOT / "docs" / "protocol.md"
 
@@ -98,7 +98,7 @@ def cmd_of(message: Any) -> str:
 
 def test_every_wire_command_has_a_request_and_a_response_class() -> None:
     assert set(protocol.COMMANDS) == {"hello", "start", "bye", *EVENT_TYPES, *COMMAND_TYPES}
-    # host messages are sampled in tests/host_profile/test_host_protocol_messages.py
+    # host messages are sampled in tests/conformance/suite/host_profile/test_host_protocol_messages.py
     assert {cmd_of(r) for r in sample_requests()} == set(protocol.COMMANDS) - set(COMMAND_TYPES)
 
 

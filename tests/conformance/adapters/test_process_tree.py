@@ -20,7 +20,7 @@ from conformance.suite.scenario import load_suite
 from reference_impl.events import StartRun
 from reference_impl.model import HostConfig
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GRANDCHILD = ROOT / "tests" / "fakes" / "hostile_setsid_grandchild.py"
 LINUX = sys.platform.startswith("linux")
 
