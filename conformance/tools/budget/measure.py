@@ -3,7 +3,9 @@
 For each ``run`` of a script the reference scheduler is driven twice from the same start:
 
 * **scheduled**: the host config as given. The run's size is its reference prompt text
-  (``reference_impl.render.render_run``) plus the replies of the ``activate_plugin`` and
+  (``reference_impl.render.render_run``: the plugin blocks, as NekroAgent's system prompt
+  holds them; the ``<plugin_runtime_context>`` blocks are left out, because their text is
+  whatever a plugin injects at run time, which a manifest does not say) plus the replies of the ``activate_plugin`` and
   ``extend_plugin_activation`` calls made in that run while the scheduler is on (an
   activation reply carries the plugin's full block: that is part of what scheduling costs).
   Calls made while the scheduler is off are not counted: with every plugin shown, a model
@@ -24,6 +26,7 @@ itself lists methods without parameters.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -153,6 +156,14 @@ def parameters_text(manifests: Mapping[str, Manifest], views: Iterable[PluginVie
     )
 
 
+_RUNTIME_CONTEXT = re.compile(r"\n*<plugin_runtime_context [^>]*>.*?</plugin_runtime_context>", re.S)
+
+
+def _without_runtime_contexts(text: str) -> str:
+    """The run text without its runtime-context blocks (their content is only a stand-in here)."""
+    return _RUNTIME_CONTEXT.sub("", text)
+
+
 class _Meter:
     """Turns observations into sizes with one tokenizer, adding parameter text when asked."""
 
@@ -165,7 +176,7 @@ class _Meter:
         return Size(chars=len(text), tokens=self.tokenizer.count(text))
 
     def run(self, observation: RunObservation) -> Size:
-        return self.size(observation.text or "", observation.plugins)
+        return self.size(_without_runtime_contexts(observation.text or ""), observation.plugins)
 
     def reply(self, observation: CallObservation) -> Size:
         return self.size(observation.text or "", (observation.block,) if observation.block else ())
