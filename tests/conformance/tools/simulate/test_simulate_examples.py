@@ -23,7 +23,7 @@ from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.model import Strategy
 from reference_impl.semantics import load_semantics
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 MANIFESTS = sorted(EXAMPLE_PLUGINS.glob("*.yaml"))
 MODELINE = "# yaml-language-server: $schema=https://plugin-activation-spec.org/schemas/1.0/{}.schema.json"
 

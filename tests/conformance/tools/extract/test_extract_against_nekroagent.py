@@ -17,7 +17,7 @@ import pytest
 from conformance.tools.extract.nekro import extract
 from conformance.tools.extract.sources import plugin_files, read_sources
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NEKRO_PYTHON = os.path.expanduser(os.environ.get("PAS_NEKRO_PYTHON", "~/.cache/pas/nekroagent-venv/bin/python"))
 AGENT_KINDS = {"agent", "multimodal_agent"}
 
