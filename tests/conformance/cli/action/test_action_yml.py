@@ -14,7 +14,7 @@ import yaml
 
 from conformance.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 STEPS = {step["name"]: step for step in ACTION["runs"]["steps"]}
 BASH = shutil.which("bash")

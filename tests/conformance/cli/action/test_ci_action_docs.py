@@ -10,7 +10,7 @@ import yaml
 
 from conformance.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 GUIDE = (ROOT / "docs" / "guides" / "ci-action.md").read_text(encoding="utf-8")
 INPUTS = set(yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"])
 BLOCKS = re.findall(r"```yaml\n(.*?)```", GUIDE, flags=re.S)
