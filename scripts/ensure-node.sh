@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make sure Node.js (18 or later) is on PATH for tests/js, which runs the conformance suite
+# Make sure Node.js (18 or later) is on PATH for tests/examples/js, which runs the conformance suite
 # against examples/js-scheduler/. Idempotent: does nothing when a recent enough node is there;
 # otherwise installs Debian's nodejs package (bookworm ships 18.x). Needs root for apt-get (CI
 # runs as root). Nothing is fetched from npm: the example has no dependencies.

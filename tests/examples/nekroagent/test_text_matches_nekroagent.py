@@ -33,7 +33,7 @@ from reference_impl.engine import Engine
 from reference_impl.events import Activate, Event, Extend, StartRun
 from reference_impl.model import HostConfig, Manifest, Method, MethodKind, Strategy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
 CONV = "main"
 

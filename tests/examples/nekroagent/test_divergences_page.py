@@ -16,7 +16,7 @@ import pytest
 from conformance.suite.expected_failures import load_expected_failures
 from conformance.suite.scenario import load_suite
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "divergences.md"
 README = ROOT / "examples" / "nekroagent" / "README.md"
 EXPECTED = ROOT / "examples" / "nekroagent" / "expected-failures.yaml"

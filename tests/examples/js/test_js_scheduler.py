@@ -19,7 +19,7 @@ from conformance.suite.results import Outcome
 from conformance.suite.runner import run_suite
 from conformance.suite.scenario import load_suite
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "js-scheduler"
 SERVER = EXAMPLE / "server.js"
 NODE = shutil.which("node")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
 EXPECTED = ROOT / "examples" / "nekroagent" / "expected-failures.yaml"
 PROFILES = ["--profile", "activation", "--profile", "text"]
