@@ -10,8 +10,10 @@ active plugins:
 
 * **first run after a config change**: the host config is a new object every time, so the
   per-config entry of the ordered lineup in the caller's ``LineupCache`` (passed to ``step``
-  as the ``Engine`` does) misses and the lineup is rebuilt: eligibility and availability (the
-  per-catalogue name order and resting views stay cached);
+  as the ``Engine`` does) misses and the lineup is rebuilt from the per-catalogue facts that
+  stay cached (name order, the plugins eligible under ``auto``, resting views): the plugins
+  the config names a strategy for (every 50th here) are decided again, availability and the
+  two groups are set operations over names;
 * **steady state**: the same host config run after run (the cached lineup is reused);
 * **steady + text**: steady state plus the reference prompt text (``render_run`` with the
   caller's ``TextCache``), as the ``Engine`` does for implementations that claim the text

@@ -5,7 +5,7 @@ The table is part of the ``semantics`` the caller passes: nothing here reads a f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from reference_impl.model import Manifest, Strategy
 from reference_impl.semantics import Semantics, first_match
@@ -51,3 +51,13 @@ def eligibility_decider(semantics: Semantics) -> Callable[[Manifest, Strategy], 
         return decided[key]
 
     return decide
+
+
+def sleep_eligible_names(manifests: Iterable[Manifest], strategy: Strategy, semantics: Semantics) -> frozenset[str]:
+    """The module_names of ``manifests`` that may sleep when each has the admin ``strategy``.
+
+    Per catalogue under ``auto``, this is what a host config change leaves alone: only the
+    plugins the config names a strategy for need deciding again.
+    """
+    decide = eligibility_decider(semantics)
+    return frozenset(m.module_name for m in manifests if decide(m, strategy))

@@ -10,14 +10,18 @@ the state transitions are the code below. A caller that steps many events may pa
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from itertools import filterfalse
 from typing import Any
 
 from reference_impl.catalogue import Catalogue
-from reference_impl.eligibility import eligibility_decider, is_sleep_eligible
+from reference_impl.eligibility import eligibility_decider, is_sleep_eligible, sleep_eligible_names
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import (
+    OMITTED,
     Activate,
     AdminObservation,
     Call,
@@ -33,10 +37,9 @@ from reference_impl.events import (
     SetScheduler,
     SetStrategy,
     StartRun,
-    OMITTED,
 )
-from reference_impl.model import AdminOutcome, HostConfig, Manifest, OutcomeKind, PluginState, Strategy
 from reference_impl.lineup_cache import LineupCache, memo
+from reference_impl.model import AdminOutcome, HostConfig, Manifest, OutcomeKind, PluginState, Strategy
 from reference_impl.semantics import Semantics, first_match
 
 Counters = Mapping[str, int]  # module_name -> stored rounds (only entries > 0 are kept)
@@ -113,42 +116,119 @@ def _view(manifest: Manifest, state: PluginState, rounds_left: int | None, seman
     )
 
 
-Lineup = tuple[tuple[Manifest, bool, PluginView], ...]
+class _RestingViews(dict[str, PluginView]):
+    """Each plugin's view in one resting state, built the first time a lineup shows it there."""
+
+    __slots__ = ("_manifests", "_state", "_semantics")
+
+    def __init__(self, manifests: Mapping[str, Manifest], state: PluginState, semantics: Semantics) -> None:
+        super().__init__()
+        self._manifests, self._state, self._semantics = manifests, state, semantics
+
+    def __missing__(self, module_name: str) -> PluginView:
+        view = self[module_name] = _view(self._manifests[module_name], self._state, None, self._semantics)
+        return view
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _CatalogueFacts:
+    """What every lineup of one catalogue under one semantics shares, whatever the host config.
+
+    The resting views are kept (one object per plugin and state) so that runs under any host
+    config show the very same view objects, which the text cache finds by identity.
+    """
+
+    names: tuple[str, ...]  # every installed plugin, by module_name
+    builtins: frozenset[str]  # loaded whatever the enabled list says (HOST-LOAD-1)
+    auto: frozenset[str]  # those that may sleep under the auto strategy
+    restricted: Mapping[str, tuple[str, ...]]  # plugins limited to some adapters, and those adapters
+    sleeping: _RestingViews
+    awake: _RestingViews
+    hidden: dict[str, frozenset[str]] = field(default_factory=dict)  # by adapter, filled when first asked
+
+    @classmethod
+    def of(cls, catalogue: Catalogue, semantics: Semantics) -> _CatalogueFacts:
+        """Decide every plugin once, under auto; the resting views are built as lineups ask."""
+        manifests = catalogue.manifests
+        return cls(
+            names=tuple(sorted(manifests)),
+            builtins=frozenset(m.module_name for m in manifests.values() if m.builtin),
+            auto=sleep_eligible_names(manifests.values(), Strategy.AUTO, semantics),
+            restricted={m.module_name: m.support_adapter for m in manifests.values() if m.support_adapter},
+            sleeping=_RestingViews(manifests, PluginState.SLEEPING, semantics),
+            awake=_RestingViews(manifests, PluginState.ALWAYS_AWAKE, semantics),
+        )
+
+    def hidden_on(self, adapter: str | None) -> frozenset[str]:
+        """The plugins a conversation on ``adapter`` cannot see, whatever the host config."""
+        if adapter is None:
+            return frozenset()
+        if adapter not in self.hidden:
+            self.hidden[adapter] = frozenset(m for m, adapters in self.restricted.items() if adapter not in adapters)
+        return self.hidden[adapter]
+
+    def available(self, host: HostConfig, adapter: str | None) -> list[str]:
+        """``Catalogue.available``'s module_names, by name: one set of names, no per-plugin Python."""
+        shown = set(host.enabled)  # not-installed names drop out as only installed names are tested
+        shown.update(self.builtins)
+        shown.difference_update(host.disabled)
+        shown.difference_update(self.hidden_on(adapter))
+        return [*filter(shown.__contains__, self.names)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Lineup:
+    """The plugins a run shows: resting views in prompt order, and which of them may sleep.
+
+    The eligible plugins come last (ACT-ORDER-1), by name: the one at ``sleepers[i]`` has
+    the view at ``len(views) - len(sleepers) + i``.
+    """
+
+    views: tuple[PluginView, ...]
+    sleepers: tuple[str, ...]
+
+    def position(self, module_name: str) -> int | None:
+        """Where ``module_name``'s view is, if the run shows it and it may sleep."""
+        i = bisect_left(self.sleepers, module_name)
+        if i < len(self.sleepers) and self.sleepers[i] == module_name:
+            return len(self.views) - len(self.sleepers) + i
+        return None
+
+
+def _may_sleep(
+    catalogue: Catalogue, host: HostConfig, facts: _CatalogueFacts, semantics: Semantics
+) -> AbstractSet[str]:
+    """The installed plugins that may sleep under ``host``: auto's set, with named strategies decided again."""
+    if not scheduler_on(host, semantics):
+        return frozenset()
+    manifests = catalogue.manifests
+    named = [m for m in host.strategies if m in manifests]
+    if not named:
+        return facts.auto
+    decide = eligibility_decider(semantics)
+    return facts.auto.difference(named).union([m for m in named if decide(manifests[m], host.strategies[m])])
 
 
 def _lineup(
     catalogue: Catalogue, host: HostConfig, adapter: str | None, semantics: Semantics, cache: LineupCache | None
-) -> Lineup:
-    """The plugins a run shows, in prompt order, each with its eligibility and its resting view.
+) -> _Lineup:
+    """The plugins a run shows: their resting views in prompt order, positions and eligibility.
 
     ACT-ORDER-1: always-awake blocks first, then the rest (active and sleeping together), each
     group by module_name. Both groups depend only on the host config and the adapter, so with
     a cache the order is computed once per host config and reused run after run; a run only
-    swaps in the active view of plugins with a stored counter.
+    swaps in the active view of plugins with a stored counter. What does not depend on the
+    host config (name order, eligibility under auto, resting views) is kept per catalogue, so
+    a config change costs set operations over names, not per-plugin decisions.
     """
 
-    def by_name() -> tuple[Manifest, ...]:
-        return tuple(sorted(catalogue.manifests.values(), key=lambda m: m.module_name))
-
-    def compute() -> Lineup:
-        on = scheduler_on(host, semantics)
-        decide = eligibility_decider(semantics)
-        shown = {m.module_name for m in catalogue.available(host, adapter)}
-        # Per catalogue (and semantics), not per host config: the name order and the resting views.
-        ordered = memo(cache, (catalogue,), "by-name", by_name)
-        views: dict[tuple[str, bool], PluginView] = memo(cache, (catalogue, semantics), "resting-views", dict)
-        awake: list[tuple[Manifest, bool, PluginView]] = []
-        others: list[tuple[Manifest, bool, PluginView]] = []
-        for manifest in ordered:
-            if manifest.module_name not in shown:
-                continue
-            eligible = on and decide(manifest, host.strategy_for(manifest.module_name))
-            key = (manifest.module_name, eligible)
-            if key not in views:
-                resting = PluginState.SLEEPING if eligible else PluginState.ALWAYS_AWAKE
-                views[key] = _view(manifest, resting, None, semantics)
-            (others if eligible else awake).append((manifest, eligible, views[key]))
-        return (*awake, *others)
+    def compute() -> _Lineup:
+        facts = memo(cache, (catalogue, semantics), "facts", lambda: _CatalogueFacts.of(catalogue, semantics))
+        eligible = _may_sleep(catalogue, host, facts, semantics)
+        listed = facts.available(host, adapter)
+        asleep = (*filter(eligible.__contains__, listed),)
+        awake = map(facts.awake.__getitem__, filterfalse(eligible.__contains__, listed))
+        return _Lineup(views=(*awake, *map(facts.sleeping.__getitem__, asleep)), sleepers=asleep)
 
     return memo(cache, (catalogue, host, semantics), ("lineup", adapter), compute)
 
@@ -157,22 +237,19 @@ def _start_run(
     catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics, cache: LineupCache | None
 ) -> tuple[SchedulerState, RunObservation]:
     lineup = _lineup(catalogue, state.host, event.adapter, semantics, cache)
-    if not scheduler_on(state.host, semantics):
-        # ACT-SCHED-1/2: everything awake; counters are neither read nor changed.
-        return state, RunObservation(plugins=tuple(view for _, _, view in lineup))
     stored = state.counters_of(event.conversation)
-    if not stored:
-        return state, RunObservation(plugins=tuple(view for _, _, view in lineup))
+    if not scheduler_on(state.host, semantics) or not stored:
+        # ACT-SCHED-1/2: with the scheduler off everything is awake; counters are neither read nor changed.
+        return state, RunObservation(plugins=lineup.views)
+    # Only plugins with a stored counter change their view; taken in prompt order.
+    counted = sorted((p, m) for m, n in stored.items() if n > 0 and (p := lineup.position(m)) is not None)
     remaining: dict[str, int] = {}
-    views = []
-    for manifest, eligible, resting in lineup:
-        rounds = stored.get(manifest.module_name, 0) if eligible else 0
-        if rounds > 0:
-            views.append(_view(manifest, PluginState.ACTIVE, rounds, semantics))
-            if rounds > 1:
-                remaining[manifest.module_name] = rounds - 1
-        else:
-            views.append(resting)
+    views = list(lineup.views)
+    for position, module_name in counted:
+        rounds = stored[module_name]
+        views[position] = _view(catalogue.manifests[module_name], PluginState.ACTIVE, rounds, semantics)
+        if rounds > 1:
+            remaining[module_name] = rounds - 1
     # Counters of plugins that are no longer available or eligible are not carried over (ACT-COUNT-5).
     return state.with_counters(event.conversation, remaining), RunObservation(plugins=tuple(views))
 
