@@ -40,10 +40,10 @@ def per_plugin() -> list[tuple[str, int, int, int]]:
     from conformance.tools.budget.tokenizer import load_tokenizer
     from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, load_host, load_plugins
     from reference_impl.eligibility import is_sleep_eligible
-    from reference_impl.semantics import load_semantics
     from reference_impl.events import PluginView
     from reference_impl.model import PluginState
     from reference_impl.render import render_block
+    from reference_impl.semantics import load_semantics
 
     tokenizer = load_tokenizer()
     manifests, _ = load_plugins(EXAMPLE_PLUGINS)

@@ -70,10 +70,9 @@ def _dump() -> dict:
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(package / "services/agent/templates/j2")
     logging.disable(logging.CRITICAL)
+    import plugins.builtin as builtin
     from nekro_agent.schemas.agent_ctx import AgentCtx
     from nekro_agent.services.agent.templates import plugin as template
-
-    import plugins.builtin as builtin
 
     folder = Path(list(builtin.__path__)[0])
     loaded, failed = [], {}
@@ -85,7 +84,7 @@ def _dump() -> dict:
             continue
         loaded += [v for v in vars(module).values() if type(v).__name__ == "NekroPlugin"][:1]
     for plugin in loaded:
-        plugin._collect_methods_func = None  # noqa: SLF001 - show every mounted method, as the manifest does
+        plugin._collect_methods_func = None
         plugin.prompt_inject_method = None  # runtime context is a separate prompt (and needs a database)
     ctx = AgentCtx(from_chat_key="bench", adapter_key="onebot_v11")
     loop = asyncio.new_event_loop()

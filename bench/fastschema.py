@@ -27,8 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from conformance.documents.schemas import certainly_valid
-from conformance.documents.schemas import validator
+from conformance.documents.schemas import certainly_valid, validator
 
 Corpus = list[tuple[str, object]]
 

@@ -323,7 +323,7 @@ def check_config(manifest: Manifest, config: MergedConfig) -> tuple[Problem, ...
     try:
         validator = _config_validator(json.dumps(thaw(manifest.config_schema), sort_keys=True))
         errors = sorted(validator.iter_errors(thaw(config.value)), key=lambda e: (list(e.absolute_path), e.message))
-    except Exception as error:  # a third-party schema's defect is a finding, never a crash
+    except Exception as error:  # noqa: BLE001 - a third-party schema's defect is a finding, never a crash
         reason = getattr(error, "message", None) or str(error) or type(error).__name__
         inside = pointer_of([str(k) for k in getattr(error, "path", ())])
         origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer=schema_origin.pointer + inside)

@@ -56,7 +56,7 @@ class Session:
             return self._dispatch(_read_request(doc, line if request_id is not None else None, self._checked)).to_json()
         except _Refused as refusal:
             return _error(request_id, refusal.code, refusal.message)
-        except Exception as error:  # an internal bug must still produce an answer, not a traceback
+        except Exception as error:  # noqa: BLE001 - an internal bug must still produce an answer, not a traceback
             return _error(request_id, "internal-error", repr(error))
 
     def _dispatch(self, request: protocol.Request) -> Any:

@@ -92,11 +92,11 @@ def _pages(sources: dict[str, Any]) -> tuple[dict[str, str], list[Problem]]:
     from conformance.adapters.protocol import MESSAGES
     from conformance.docs_gen.cli_pages import cli_page
     from conformance.docs_gen.codes_page import problem_codes_page
-    from conformance.documents.codes import CODES
     from conformance.docs_gen.lint_pages import lint_rules_page
     from conformance.docs_gen.protocol_pages import message_requirements, protocol_requirements_page
     from conformance.docs_gen.scenario_pages import coverage_of, scenario_catalogue, scenario_page_of
     from conformance.docs_gen.spec_pages import decision_tables_page, specification_page
+    from conformance.documents.codes import CODES
     from conformance.exit_codes import ExitCode
     from conformance.suite.scenario import SUITE_DIR
     from conformance.validate.lint.registry import RULES

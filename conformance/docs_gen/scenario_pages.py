@@ -11,9 +11,9 @@ from conformance.docs_gen._md import code, header, link, one_line, requirement_l
 from conformance.docs_gen.i18n import t
 from conformance.suite.scenario import DEFAULT_CONVERSATION, Scenario, Step
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
-from reference_impl.semantics import load_semantics
 from reference_impl.events import OMITTED, Activate, Extend
 from reference_impl.model import Manifest, Profile
+from reference_impl.semantics import load_semantics
 
 CATEGORIES = {
     "nekro_docs": "NekroAgent's documented examples", "eligibility": "Sleep eligibility",
@@ -234,7 +234,7 @@ def _plugins_table(scenario: Scenario) -> list[str]:
 def _steps_table(scenario: Scenario) -> list[str]:
     columns = _columns(scenario)
     rows = []
-    for number, step in enumerate(scenario.steps, 1):
+    for step in scenario.steps:
         views = [view_text(step.expect[c]) if step.action == "run" and c in step.expect else "" for c in columns]
         rows.append([str(step_number(step)), step_text(step), *views, _expectation_text(step, scenario)])
     return table(["#", t("Step"), *(code(c) for c in columns), t("Expected")], rows)

@@ -35,7 +35,7 @@ class ReportSink:
             self._stream = sys.stdout
             return True
         try:
-            self._stream = open(self.output, "w", encoding="utf-8")  # noqa: SIM115 - closed in finish()
+            self._stream = open(self.output, "w", encoding="utf-8")
         except OSError as error:
             self._fail(error)
             return False

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference_impl.model import Profile
-from reference_impl.problems import Problem
 from conformance.suite.results import Requirement
 from conformance.suite.scenario import Scenario
+from reference_impl.model import Profile
+from reference_impl.problems import Problem
 
 DEFAULT_PROFILES = tuple(Profile)
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from conformance.exit_codes import ExitCode
 from conformance.suite.expectations import Mismatch
-from reference_impl.problems import SourceLocation
 from reference_impl.model import ImplementationInfo
+from reference_impl.problems import SourceLocation
 
 
 class Outcome(enum.StrEnum):

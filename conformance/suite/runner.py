@@ -17,9 +17,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.attribution import blamed
 from conformance.suite.expectations import check_step
-from conformance.adapters.implementation import Adapter, ImplementationFailed
 from conformance.suite.keywords import keyword_matcher
 from conformance.suite.results import (
     BAD_OUTCOMES,

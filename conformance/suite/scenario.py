@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from conformance.documents.loader import YamlDocument, load_mapping
-from conformance.documents.walk import walk_folder
-from reference_impl.problems import Problem, Severity, SourceLocation
 from conformance.documents.schemas import check_against
+from conformance.documents.walk import walk_folder
 from reference_impl.events import (
+    EVENT_KEYS,
     OMITTED,
     Activate,
     Disable,
@@ -31,9 +31,10 @@ from reference_impl.events import (
     SetScheduler,
     SetStrategy,
     StartRun,
-    EVENT_KEYS,
 )
 from reference_impl.host_commands import (
+    COMMAND_TYPES,
+    HOST_COMMAND_TYPES,
     Behaviour,
     Dispatch,
     HostCommand,
@@ -43,11 +44,10 @@ from reference_impl.host_commands import (
     Reload,
     Start,
     Stop,
-    COMMAND_TYPES,
-    HOST_COMMAND_TYPES,
     command_to_json,
 )
 from reference_impl.model import HostConfig, Manifest, Profile
+from reference_impl.problems import Problem, Severity, SourceLocation
 
 DEFAULT_CONVERSATION = "main"
 SUITE_DIR = Path(__file__).resolve().parent / "scenarios"

@@ -18,15 +18,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from conformance.documents.loader import YamlDocument, load_mapping
-from reference_impl.problems import Problem, Severity, SourceLocation
 from conformance.documents.suggest import check_with_hints
 from conformance.documents.walk import walk_folder
 from conformance.exit_codes import ExitCode
 from reference_impl.errors import MalformedDocument
 from reference_impl.host_config import ENV_PREFIX, Provenance
-from reference_impl.problems import Origin, SourceKind
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig, Manifest
+from reference_impl.problems import Origin, Problem, Severity, SourceKind, SourceLocation
 
 IO_CODES = frozenset({"unreadable", "not-a-directory", "path-not-found", "special-file", "file-too-large",
                       "invalid-utf8", "not-text"})

@@ -23,8 +23,8 @@ from typing import Any
 from conformance.documents.loader import Limits, load_mapping
 from conformance.validate.lint.facts import make_problem
 from conformance.validate.lint.registry import RULES, LintOptions
-from reference_impl.problems import Problem, Severity, SourceLocation
 from reference_impl.errors import PasError
+from reference_impl.problems import Problem, Severity, SourceLocation
 
 CONFIG_NAMES = (".pas.yaml", ".pas.yml")
 _COMMENT = re.compile(r"(?:^|[ \t])#[ \t]*pas:[ \t]*(disable|disable-file)[ \t]*=[ \t]*"

@@ -90,6 +90,8 @@ def _import_nekro() -> None:
         import importlib
 
         core_config = importlib.import_module("nekro_agent.core.config")
+        import plugins.builtin.plugin_activation as controller
+        from nekro_agent.routers import plugins as plugin_routes
         from nekro_agent.schemas.agent_ctx import AgentCtx
         from nekro_agent.services.agent.templates import plugin as tpl
         from nekro_agent.services.config_service import ConfigService
@@ -97,8 +99,6 @@ def _import_nekro() -> None:
         from nekro_agent.services.plugin.base import NekroPlugin
         from nekro_agent.services.plugin.collector import plugin_collector
         from nekro_agent.services.plugin.schema import SandboxMethodType
-        from nekro_agent.routers import plugins as plugin_routes
-        import plugins.builtin.plugin_activation as controller
 
         NK.update(asyncio=asyncio, importlib=importlib, core_config=core_config, AgentCtx=AgentCtx, tpl=tpl,
                   ConfigService=ConfigService, manager=manager, pa=prompt_activation, NekroPlugin=NekroPlugin,
@@ -260,7 +260,7 @@ class World:
         for plugin in self.plugins.values():
             # The collector's load step: a plugin whose key is not in PLUGIN_ENABLED starts disabled.
             if plugin.key not in core.PLUGIN_ENABLED:
-                plugin._is_enabled = False  # noqa: SLF001 - as collector._load_plugin_module does
+                plugin._is_enabled = False
             collector.loaded_plugins[plugin.key] = plugin
 
     def _make_plugin(self, m: dict):

@@ -29,7 +29,6 @@ from reference_impl.errors import MalformedDocument
 from reference_impl.events import EVENT_TYPES, Event, Observation, event_from_json, observation_from_json
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
-
 # ------------------------------------------------------------------ requests
 
 

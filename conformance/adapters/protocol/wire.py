@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
-from reference_impl.problems import Problem
 from reference_impl.errors import MalformedDocument, PasError
+from reference_impl.problems import Problem
 
 PROTOCOL_VERSION: Final = 1
 

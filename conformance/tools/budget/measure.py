@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from conformance.tools.budget.tokenizer import Tokenizer, load_tokenizer
-from reference_impl.problems import Problem, Severity, SourceLocation
 from reference_impl.events import (
     Activate,
     CallObservation,
@@ -45,6 +44,7 @@ from reference_impl.events import (
     StartRun,
 )
 from reference_impl.model import HostConfig, Manifest, PluginState
+from reference_impl.problems import Problem, Severity, SourceLocation
 
 TYPICAL_MIX = Path(__file__).resolve().parent / "typical.pas"
 DEFAULT_MIX_NAME = "the default mix for this plugin set (each sleepable plugin activated once)"
@@ -250,9 +250,8 @@ def measure_budget(
     defaults are those of ``pas simulate``. Input problems are returned in the result, never
     raised; a script without a ``run`` is one, a call naming a plugin not in the set a warning.
     """
-    from conformance.tools.simulate.simulation import simulate
-
     from conformance.tools.budget.mix import default_mix, unknown_names
+    from conformance.tools.simulate.simulation import simulate
 
     if script is None and plugins is None:
         script, script_name = TYPICAL_MIX.read_text(encoding="utf-8"), script_name or str(TYPICAL_MIX)

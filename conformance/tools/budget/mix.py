@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from reference_impl.eligibility import is_sleep_eligible
-from reference_impl.semantics import load_semantics
 from reference_impl.events import Activate, Extend
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Problem, Severity, SourceLocation
+from reference_impl.semantics import load_semantics
 
 MIN_RUNS, SPACING, ROUNDS = 20, 3, 2  # an odd spacing alternates the activations' conversations
 CONVERSATIONS = ("default", "team")

@@ -10,10 +10,10 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from reference_impl.problems import Problem
 from conformance.tools.simulate.simulation import Simulation, SimulationStep
 from reference_impl.events import AdminObservation, CallObservation, PluginView, RunObservation, StartRun
 from reference_impl.model import AdminOutcome, OutcomeKind, PluginState
+from reference_impl.problems import Problem
 
 COLUMNS = ("plugin", "state", "rounds_left", "hint", "shown")
 INDENT = "    "

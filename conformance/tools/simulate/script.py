@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_impl.problems import Problem, SourceLocation
 from reference_impl.events import (
     OMITTED,
     Activate,
@@ -31,6 +30,7 @@ from reference_impl.events import (
     SetStrategy,
     StartRun,
 )
+from reference_impl.problems import Problem, SourceLocation
 
 DEFAULT_CONVERSATION = "main"
 

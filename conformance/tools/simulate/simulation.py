@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, load_mapping
-from reference_impl.problems import Problem, Severity, SourceLocation, pointer_join
 from conformance.documents.suggest import check_with_hints
 from conformance.documents.walk import walk_folder
 from conformance.tools.simulate.script import ScriptCommand, parse_script
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import Observation
 from reference_impl.model import HostConfig, Manifest
+from reference_impl.problems import Problem, Severity, SourceLocation, pointer_join
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE_PLUGINS = EXAMPLES_DIR / "plugins"

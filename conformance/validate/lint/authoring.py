@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from conformance.validate.lint.controller import scheduler_module
 from conformance.documents.loader import YamlDocument
+from conformance.validate.lint.controller import scheduler_module
 from conformance.validate.lint.facts import doc_problem
 from conformance.validate.lint.registry import LintOptions
 from reference_impl.problems import Problem

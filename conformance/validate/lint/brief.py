@@ -11,7 +11,6 @@ from conformance.validate.lint.facts import doc_problem
 from conformance.validate.lint.registry import LintOptions
 from reference_impl.problems import Problem
 
-
 _NOT_ALNUM = re.compile(r"[\W_]+")
 
 

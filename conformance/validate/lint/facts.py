@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.documents.loader import YamlDocument
-from reference_impl.problems import Problem, SourceLocation, pointer_join
 from conformance.validate.lint.registry import RULES
+from reference_impl.problems import Problem, SourceLocation, pointer_join
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
