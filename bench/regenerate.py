@@ -52,6 +52,7 @@ QUICK: dict[str, Recipe] = {
     "memory": Recipe(args=("--format", "json")),
     "attribution": Recipe(args=(), markdown=True),
     "fuzz_finds": Recipe(args=("--quick",), markdown=True),
+    "nekro_runstart": Recipe(args=("--rounds", "2", "--runs", "5")),
 }
 #: Scripts that cannot run in minutes, and why (their sections are not regenerated).
 SLOW: dict[str, str] = {
