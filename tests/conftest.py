@@ -1,6 +1,6 @@
 """Session-wide check: every Problem that PAS's own code creates during the tests has a registered code.
 
-tests/documents/test_problem_codes.py reads the codes written in the source; this catches the
+tests/conformance/documents/test_problem_codes.py reads the codes written in the source; this catches the
 ones computed at run time. A problem made by a test itself (a made-up code) is not counted:
 only problems whose maker is a frame inside conformance/ or reference_impl/.
 """

@@ -5,9 +5,9 @@ A single-bug fake says the requirement its bug breaks on a docstring line ``Brea
 failed scenarios blame (``StepFailure.breaks``), leaving out scenarios that fail on the
 reference too (a scenario being edited is not the fake's fault). A fake of the ``host``
 family runs with the host profile, the others with activation and text. Used by
-tests/conformance/test_attribution_fakes.py and bench/attribution.py.
+tests/conformance/suite/test_attribution_fakes.py and bench/attribution.py.
 
-The fakes written for this measurement are named ``single_*.py``: tests/runner's own small
+The fakes written for this measurement are named ``single_*.py``: tests/conformance/suite's own small
 scenarios must catch every ``broken_*.py`` fake, and these need the bundled suite.
 """
 

@@ -2,7 +2,7 @@
 
 So nearly every scenario fails at its first run step, and the runner would keep a megabyte
 observation per scenario: it must keep only a bounded part of each (bench/memory.py and
-tests/runner/test_run_limits.py).
+tests/conformance/suite/test_run_limits.py).
 """
 
 from __future__ import annotations

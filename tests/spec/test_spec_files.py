@@ -279,7 +279,7 @@ def test_a_bad_module_name_is_rejected(module_name: str) -> None:
 
 @pytest.mark.parametrize("version", ["1.0", "v1.0.0", "01.0.0", "1.0.0-"])
 def test_a_version_that_is_not_semver_is_accepted_by_the_schema_as_nekroagent_accepts_it(version: str) -> None:
-    # SHOULD, not MUST: pas validate warns (version-not-semver, tests/validate/test_validate_author_rules.py).
+    # SHOULD, not MUST: pas validate warns (version-not-semver, tests/conformance/validate/test_validate_author_rules.py).
     assert _errors("plugin-manifest.schema.yaml", {**MANIFEST, "version": version}) == []
 
 
