@@ -99,7 +99,7 @@ class InProcessAdapter:
         scheduler = self._get()
         try:
             info = scheduler.info
-        except (Exception, SystemExit) as error:  # noqa: BLE001
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the implementation's crash is a result
             raise _crash("info", error) from None
         return _info(info)
 
@@ -111,7 +111,7 @@ class InProcessAdapter:
                                        detail="an implementation without start() can run host scenarios only")
         try:
             scheduler.start(tuple(manifests), host)
-        except (Exception, SystemExit) as error:  # noqa: BLE001
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the implementation's crash is a result
             raise _crash("start()", error) from None
 
     def send(self, event: Event | HostCommand) -> dict[str, Any]:
@@ -119,7 +119,7 @@ class InProcessAdapter:
         scheduler = self._get()
         try:
             observation = scheduler.apply(event)
-        except (Exception, SystemExit) as error:  # noqa: BLE001
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the implementation's crash is a result
             raise _crash(f"apply({event.cmd})", error) from None
         return observation_json(observation)
 

@@ -78,7 +78,7 @@ class _Target:
         """Say goodbye to the implementation; a failure to do so is not the tests' business."""
         try:
             self.adapter.close()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a goodbye that fails is not the tests' business
             pass
 
 

@@ -140,7 +140,7 @@ def greet(adapter: Adapter) -> tuple[ImplementationInfo | None, ErrorDetail | No
     """Ask the implementation who it is: ``(info, None)``, or ``(None, why hello failed)``."""
     try:
         return adapter.hello(), None
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:  # noqa: BLE001 - a failed hello is a result, whatever the adapter raised
         _reset(adapter)
         reason = error.reason if isinstance(error, ImplementationFailed) else f"the adapter raised {type(error).__name__}"
         detail = error.detail if isinstance(error, ImplementationFailed) else str(error)

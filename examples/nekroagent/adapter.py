@@ -446,7 +446,7 @@ class Session:
             return {"id": rid, "ok": True, "result": self.dispatch(cmd, doc)}
         except Unexpressible as error:
             return _error(rid, "internal-error", str(error))
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:  # noqa: BLE001 - NekroAgent's own exception becomes an error response, not a dead adapter
             log(traceback.format_exc())
             return _error(rid, "internal-error", repr(error)[:500])
 
@@ -497,7 +497,7 @@ def _nekro_version() -> str:
         from importlib.metadata import version
 
         return version("nekro-agent")
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - the version is informational
         return "unknown"
 
 

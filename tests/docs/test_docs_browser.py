@@ -26,7 +26,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the built site without logging every request to stderr."""
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

@@ -9,14 +9,13 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.cli.main import main
-from conformance.cli.main import build_parser
+from conformance.cli.main import build_parser, main
 from conformance.docs_gen import GeneratedSite, generate, stale_files, write_generated
 from conformance.docs_gen._md import cell, code, linkify
 from conformance.docs_gen.scenario_pages import view_text
 from conformance.docs_gen.timeline import example, observe, overview_timelines
-from conformance.validate.lint.registry import RULES
 from conformance.suite.scenario import load_suite
+from conformance.validate.lint.registry import RULES
 from reference_impl.spec_files import spec_dir
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,7 +21,7 @@ class RaisesOnUnknown(Engine):
     def apply(self, event: Event) -> Observation:
         """Raise KeyError for a call naming an uninstalled plugin; else as the reference."""
         if isinstance(event, (Activate, Extend)):
-            self._catalogue.manifests[event.module_name].brief  # the bug: looked up before checking it exists
+            _ = self._catalogue.manifests[event.module_name].brief  # the bug: looked up before checking it exists
         return super().apply(event)
 
 

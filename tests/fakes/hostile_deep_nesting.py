@@ -9,7 +9,7 @@ DEPTH = 10_000
 for line in sys.stdin:
     request = json.loads(line)
     if request["cmd"] == "run":
-        print('{"id":%d,"ok":true,"result":{"plugins":%s%s}}' % (request["id"], "[" * DEPTH, "]" * DEPTH), flush=True)
+        print(f'{{"id":{request["id"]},"ok":true,"result":{{"plugins":{"[" * DEPTH}{"]" * DEPTH}}}}}', flush=True)
         continue
     result = INFO if request["cmd"] == "hello" else {}
     print(json.dumps({"id": request["id"], "ok": True, "result": result}), flush=True)

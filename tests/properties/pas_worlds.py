@@ -6,7 +6,17 @@ import math
 
 from hypothesis import strategies as st
 
-from reference_impl.events import OMITTED, Activate, Disable, Enable, Extend, Restart, SetScheduler, SetStrategy, StartRun
+from reference_impl.events import (
+    OMITTED,
+    Activate,
+    Disable,
+    Enable,
+    Extend,
+    Restart,
+    SetScheduler,
+    SetStrategy,
+    StartRun,
+)
 from reference_impl.model import HostConfig, Manifest, Method, MethodKind, Strategy
 
 NAMES = ("alpha", "beta", "gamma", "delta", "plugin_activation")
@@ -27,7 +37,7 @@ STRATEGY_VALUES = st.sampled_from(
 
 
 @st.composite
-def manifests(draw, names=st.lists(st.sampled_from(NAMES), min_size=1, max_size=len(NAMES), unique=True)):
+def manifests(draw, names=st.lists(st.sampled_from(NAMES), min_size=1, max_size=len(NAMES), unique=True)):  # noqa: B008 - a strategy is a frozen description, safe as a default
     """A few manifests with a mix of eligibility settings, built-ins and adapter limits."""
     found = []
     for name in draw(names):

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from conformance.adapters import protocol
+from conformance.adapters.protocol import wire
 from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
     ByeRequest,
@@ -25,7 +26,6 @@ from conformance.adapters.protocol.messages import (
     StartRequest,
     StartResponse,
 )
-from conformance.adapters.protocol import wire
 from conformance.adapters.protocol.wire import CheckedBodies, Unreadable, check_message, decode, encode
 from conformance.adapters.serve import Session, serve
 from reference_impl.engine import Engine

@@ -14,9 +14,9 @@ import pytest
 from stdio_support import gone_soon
 
 from conformance.adapters import stdio
-from conformance.adapters.stdio import StdioAdapter
 from conformance.adapters.implementation import ImplementationFailed
 from conformance.adapters.protocol.wire import MessageInvalid
+from conformance.adapters.stdio import StdioAdapter
 from conformance.suite.scenario import Scenario, load_suite
 from reference_impl.engine import Engine
 from reference_impl.events import (

@@ -13,10 +13,10 @@ from textwrap import dedent
 import pytest
 
 from conformance.documents.loader import Limits, load_documents, load_mapping, parse_documents
-from reference_impl.problems import Problem
-from conformance.suite.scenario import FIXTURES_FILE, load_scenario, load_suite
 from conformance.documents.schemas import check_against, schema
+from conformance.suite.scenario import FIXTURES_FILE, load_scenario, load_suite
 from reference_impl.model import HostConfig, Manifest
+from reference_impl.problems import Problem
 
 MANIFEST = """\
 name: Weather

@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.documents.schemas import certainly_valid
 from conformance.documents.loader import load_documents
-from conformance.documents.schemas import validator
+from conformance.documents.schemas import certainly_valid, validator
 
 CORPUS = Path(__file__).resolve().parents[1] / "validate" / "corpus"
 KINDS = ("plugin-manifest", "host-config")

@@ -76,7 +76,7 @@ def test_the_command_writes_json(capsys):
 
 def test_the_command_shows_step_citations_as_id_and_step(capsys):
     main(["coverage", "--scenario", str(OWN_SCENARIOS)])
-    line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("ACT-STATE-3 "))
+    line = next(row for row in capsys.readouterr().out.splitlines() if row.startswith("ACT-STATE-3 "))
     assert "runner-count-three-runs#0" in line
 
 

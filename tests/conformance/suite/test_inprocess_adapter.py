@@ -9,9 +9,9 @@ from typing import Any, get_type_hints
 import pytest
 from runner_support import Scripted, own
 
+from conformance.adapters.implementation import ImplementationFailed, Scheduler
 from conformance.adapters.inprocess import InProcessAdapter, observation_json, reference_adapter
 from conformance.adapters.select import BadImplementation, adapter_for
-from conformance.adapters.implementation import ImplementationFailed, Scheduler
 from reference_impl.engine import Engine
 from reference_impl.events import AdminObservation, PluginView, RunObservation, StartRun
 from reference_impl.model import AdminOutcome, HostConfig, PluginState

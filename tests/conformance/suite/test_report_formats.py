@@ -10,9 +10,9 @@ import pytest
 from runner_support import ActivationOnly, load_fake, own
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
-from conformance.suite.coverage import load_requirements
 from conformance.report import FORMATS, render, use_color
 from conformance.report.text import failure_text
+from conformance.suite.coverage import load_requirements
 from conformance.suite.results import Outcome, RunResult, Summary
 from conformance.suite.runner import apply_expected, run_scenario
 from reference_impl.engine import Engine
@@ -146,8 +146,8 @@ def test_every_format_renders_an_empty_interrupted_run():
 
 
 def test_the_failure_text_is_a_unified_diff_for_a_differing_whole_text():
-    from conformance.suite.expectations import Mismatch
     from conformance.report.text import mismatch_lines
+    from conformance.suite.expectations import Mismatch
 
     lines = mismatch_lines(Mismatch(field="text", pointer="/text", expected="a\nb\nc", actual="a\nB\nc"))
     assert lines[0] == "/text differs from the expected text:"

@@ -7,8 +7,8 @@ from typing import Any
 
 from runner_support import ActivationOnly, Scripted, load_fake, own, own_suite
 
-from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.suite.results import Outcome, Requirement, RequirementStatus
 from conformance.suite.runner import apply_expected, run_scenario, run_suite
 from reference_impl.engine import Engine

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from validate_helpers import BRIEF, MANIFEST, found, manifest, write
 
 from conformance.validate.lint.authoring import suggest_version
-from validate_helpers import BRIEF, MANIFEST, found, manifest, write
 
 
 def _messages(tmp_path, text: str) -> list[tuple[str, int, str]]:

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from validate_helpers import BRIEF, manifest, run_cli, write
 
 from conformance.documents import loader as _yaml
-from validate_helpers import BRIEF, manifest, run_cli, write
 
 ROOT = Path(__file__).resolve().parents[3]
 CORPUS = Path(__file__).resolve().parent / "corpus"

@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from conformance.documents.loader import Limits
-from conformance.validate.suppress import Config
 from conformance.validate.check import Settings, check_paths
+from conformance.validate.suppress import Config
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 EXPECTED = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.validate.check import Settings, check_paths
 from validate_helpers import BRIEF, found, manifest, write
+
+from conformance.validate.check import Settings, check_paths
 
 HOST = "kind: host-config\nenabled: [weather]\nstrategies:\n"
 

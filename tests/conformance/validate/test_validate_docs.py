@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from conformance.cli.commands import validate as validate_command
-from conformance.validate.lint.registry import RULES
 from conformance.validate.check import check_paths
+from conformance.validate.lint.registry import RULES
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES_DIR = ROOT / "docs" / "rules"

@@ -7,12 +7,12 @@ import json
 from xml.etree import ElementTree
 
 import pytest
-
-from conformance.validate.lint.registry import RULES
-from conformance.report.problems import FORMATS, default_format, github_line, render
-from reference_impl.problems import Problem, Severity, SourceLocation
-from conformance.validate.check import check_paths
 from validate_helpers import BRIEF, manifest, write
+
+from conformance.report.problems import FORMATS, default_format, github_line, render
+from conformance.validate.check import check_paths
+from conformance.validate.lint.registry import RULES
+from reference_impl.problems import Problem, Severity, SourceLocation
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from validate_helpers import BRIEF, found, manifest, write
 
 # code, lines that trigger it (appended to a valid manifest), lines that do not, reported line

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from reference_impl.problems import Severity
-from conformance.validate.suppress import ConfigError, find_config, load_config, parse_suppressions
 from validate_helpers import found, manifest, run_cli, write
+
+from conformance.validate.suppress import ConfigError, find_config, load_config, parse_suppressions
+from reference_impl.problems import Severity
 
 
 def test_comment_parsing_records_lines_and_whole_file_codes():

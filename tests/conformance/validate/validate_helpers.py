@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.cli.main import main
+from conformance.validate.check import Settings, check_paths
 from conformance.validate.lint.registry import LintOptions
 from conformance.validate.suppress import Config
-from conformance.validate.check import Settings, check_paths
 
 MANIFEST = """\
 name: Weather

@@ -5,13 +5,12 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 from conformance.cli.main import main
-from conformance.suite.expectations import Mismatch
-from conformance.report.matrix import NO_REQUIREMENT, build_matrix, parse_results
 from conformance.report import jsonl
+from conformance.report.matrix import NO_REQUIREMENT, build_matrix, parse_results
 from conformance.report.matrix_html import render_matrix as render_html
 from conformance.report.matrix_md import render_matrix as render_markdown
-from conformance.suite.results import (ErrorDetail, Outcome, Requirement, RunResult, ScenarioResult, StepFailure,
-                                 Summary)
+from conformance.suite.expectations import Mismatch
+from conformance.suite.results import ErrorDetail, Outcome, Requirement, RunResult, ScenarioResult, StepFailure, Summary
 from reference_impl.model import ImplementationInfo
 
 REQUIREMENTS = {"ACT-A": Requirement(id="ACT-A", level="MUST", profile="activation", title="Rule A"),

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.inprocess import InProcessAdapter, observation_json
 from conformance.adapters.implementation import Host, ImplementationFailed, Scheduler
+from conformance.adapters.inprocess import InProcessAdapter, observation_json
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_scenario
 from conformance.suite.scenario import HostExpectation, Scenario, Step

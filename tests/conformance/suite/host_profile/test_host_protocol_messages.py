@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from conformance.adapters import protocol
-from conformance.adapters.stdio import StdioAdapter
 from conformance.adapters.implementation import ImplementationFailed
 from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.wire import check_message, encode
 from conformance.adapters.serve import Session
+from conformance.adapters.stdio import StdioAdapter
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.host_commands import (

@@ -4,7 +4,6 @@ passed by the reference in-process and over stdio with identical observations.""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -9,10 +9,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from budget_helpers import sleeper_set
 
+from conformance.cli.main import main
 from conformance.tools.budget.chart import ChartUnavailable, render_svg, write_chart
 from conformance.tools.budget.measure import measure_budget
 from conformance.tools.budget.tokenizer import load_tokenizer
-from conformance.cli.main import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -8,8 +8,8 @@ import yaml
 
 from conformance.cli.main import main
 from conformance.tools.extract.nekro import extract
-from conformance.tools.extract.sources import plugin_files, read_sources
 from conformance.tools.extract.signature import parameters_schema
+from conformance.tools.extract.sources import plugin_files, read_sources
 from reference_impl.problems import Severity
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

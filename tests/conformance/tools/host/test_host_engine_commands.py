@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from host_checks import manifest
+
 from reference_impl.errors import MalformedDocument
 from reference_impl.host import HostEngine, HostState, create, run_script, step
 from reference_impl.host_commands import (
@@ -34,7 +34,7 @@ def _events(observation) -> list[tuple[str, str]]:
     return [(e.kind.value, e.module_name) for e in observation.events]
 
 
-def _started(behaviour: Behaviour = Behaviour()) -> HostEngine:
+def _started(behaviour: Behaviour = Behaviour()) -> HostEngine:  # noqa: B008 - a frozen value, safe to share
     engine = create()
     engine.apply(Load(plugins=PLUGINS, host=HOST, behaviour=behaviour))
     engine.apply(Start())

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from host_checks import manifest
+
 from reference_impl.host_config import Layer, parse_value, thaw
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig

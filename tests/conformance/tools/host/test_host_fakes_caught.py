@@ -7,8 +7,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from hypothesis import Phase, find, settings
-
 from host_checks import (
     CHECKS,
     World,
@@ -21,6 +19,8 @@ from host_checks import (
     violations,
     worlds,
 )
+from hypothesis import Phase, find, settings
+
 from reference_impl.host import create
 from reference_impl.host_commands import Behaviour
 from reference_impl.model import HostConfig

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from host_checks import (
     check_config_merge,
     check_hook_order,
@@ -14,6 +11,9 @@ from host_checks import (
     run_world,
     worlds,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from reference_impl.host import create
 from reference_impl.lifecycle import run_setup, setup_order
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from host_checks import KEYS, TREES, VALUES, flat_merge
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host_checks import KEYS, TREES, VALUES, flat_merge
 from reference_impl.host_config import (
     Assignment,
     Layer,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from host_checks import manifest
+
 from reference_impl.catalogue import DuplicateModule
 from reference_impl.host import run_script
 from reference_impl.host_commands import Load, Start

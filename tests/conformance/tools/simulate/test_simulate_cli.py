@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
-from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR, load_host, load_plugins
 from conformance.tools.simulate.script import parse_script
+from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR, load_host, load_plugins
 from reference_impl.engine import Engine
 
 ROW = re.compile(r"^ {4}(?P<plugin>\w+) +(?P<state>always_awake|active|sleeping) +(?P<rounds>\S+) +(?P<hint>\S+) +")

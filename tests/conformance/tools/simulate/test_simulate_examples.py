@@ -9,6 +9,7 @@ import pytest
 import conformance
 from conformance.documents.loader import load_mapping
 from conformance.documents.schemas import check_against
+from conformance.tools.simulate.script import parse_script
 from conformance.tools.simulate.simulation import (
     DEFAULT_SCRIPT,
     EXAMPLE_HOST,
@@ -18,7 +19,6 @@ from conformance.tools.simulate.simulation import (
     load_plugins,
     simulate,
 )
-from conformance.tools.simulate.script import parse_script
 from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.model import Strategy
 from reference_impl.semantics import load_semantics
