@@ -25,7 +25,7 @@ from reference_impl.host import create
 from reference_impl.host_commands import Behaviour
 from reference_impl.model import HostConfig
 
-FAKES = Path(__file__).resolve().parents[3] / "fakes"
+FAKES = Path(__file__).resolve().parents[2] / "fakes"
 
 # One world exposes all four classic bugs: a dependency listed after its dependent, a nested
 # default partly overridden by the file, several plugins to shut down, and a raising first hook.
