@@ -202,7 +202,7 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
         observe = reference.observe
     else:
         reference.start(case.plugins, case.host)
-        observe = lambda event: reference.apply(event).to_json()  # noqa: E731
+        observe = lambda event: reference.apply(event).to_json()  # noqa: E731 - a one-line stand-in for the reference side
     try:
         adapter.start(case.plugins, case.host)
     except ImplementationFailed as error:
