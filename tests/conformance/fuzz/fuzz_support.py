@@ -14,7 +14,7 @@ from conformance.suite.results import Outcome
 from conformance.suite.runner import run_scenario
 from conformance.suite.scenario import Scenario, load_scenario
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FAKES = ROOT / "tests" / "fakes"
 #: Fakes that give wrong answers (each breaks a requirement): the fuzzer must find them disagreeing.
 WRONG_BEHAVIOUR = (
