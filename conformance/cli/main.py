@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 
 def _command_modules() -> list[str]:
@@ -62,7 +62,7 @@ def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> st
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``pas`` console script; returns an :class:`~conformance.exit_codes.ExitCode`."""
+    """Entry point of the ``pas`` console script; returns an :class:`~conformance.documents.exit_codes.ExitCode`."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     unknown = _unknown_command(parser, argv)

@@ -97,7 +97,7 @@ def _pages(sources: dict[str, Any]) -> tuple[dict[str, str], list[Problem]]:
     from conformance.docs_gen.scenario_pages import coverage_of, scenario_catalogue, scenario_page_of
     from conformance.docs_gen.spec_pages import decision_tables_page, specification_page
     from conformance.documents.codes import CODES
-    from conformance.exit_codes import ExitCode
+    from conformance.documents.exit_codes import ExitCode
     from conformance.suite.scenario import SUITE_DIR
     from conformance.validate.lint.registry import RULES
     from reference_impl.spec_files import spec_dir, spec_version

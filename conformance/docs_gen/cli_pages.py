@@ -2,7 +2,7 @@
 
 The parser is ``conformance.cli.main.build_parser()``, the one ``pas`` itself runs, so the page
 follows every change to a command; exit statuses come from the one table in
-``conformance.exit_codes``.
+``conformance.documents.exit_codes``.
 """
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ class FuzzResult:
 
         ``pas fuzz`` replaces SIGINT by the signal that actually stopped it (128 + signum).
         """
-        from conformance.exit_codes import ExitCode
+        from conformance.documents.exit_codes import ExitCode
 
         if self.finding is not None or self.hello_error is not None:
             return ExitCode.FAILED

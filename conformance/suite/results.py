@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 from conformance.suite.expectations import Mismatch
 from reference_impl.model import ImplementationInfo
 from reference_impl.problems import SourceLocation
@@ -288,7 +288,7 @@ class RunResult:
 
     @property
     def exit_code(self) -> int:
-        """The :class:`~conformance.exit_codes.ExitCode`: OK, FAILED, USAGE (nothing testable) or 128 + signal."""
+        """The :class:`~conformance.documents.exit_codes.ExitCode`: OK, FAILED, USAGE (nothing testable) or 128 + signal."""
         failed = ExitCode.FAILED if any(r.outcome in BAD_OUTCOMES for r in self.results) else ExitCode.OK
         if self.stop is not None:
             return ExitCode.worst(self.stop.exit_code, failed)

@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from conformance.documents.exit_codes import ExitCode
 from conformance.documents.loader import YamlDocument, load_mapping
 from conformance.documents.suggest import check_with_hints
 from conformance.documents.walk import walk_folder
-from conformance.exit_codes import ExitCode
 from reference_impl.errors import MalformedDocument
 from reference_impl.host_config import ENV_PREFIX, Provenance
 from reference_impl.lifecycle import HostPlan, plan

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from conformance.documents.exit_codes import ExitCode
 from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, parse_documents, read_text, refuse_special
 from conformance.documents.walk import expand_pattern, walk_folder
-from conformance.exit_codes import ExitCode
 from conformance.validate import lint
 from conformance.validate.lint.facts import (
     HostFacts,

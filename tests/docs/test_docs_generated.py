@@ -218,7 +218,7 @@ def test_cli_reference_documents_every_command_and_option_of_the_parser(site):
 
     from conformance.cli.main import build_parser
     from conformance.docs_gen.cli_pages import _subcommands
-    from conformance.exit_codes import ExitCode
+    from conformance.documents.exit_codes import ExitCode
 
     page = site.files["cli.md"]
 

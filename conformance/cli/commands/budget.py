@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Measure the prompt tokens scheduling saves: every run with scheduling against every plugin awake."
 

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Plugin configuration tools: 'explain' shows a plugin's merged config and the layer of every value."
 

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Show which scenarios cover each requirement; fail when a requirement is uncovered."
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Regenerate the spec site's generated pages (docs/generated/), or check that they are up to date."
 

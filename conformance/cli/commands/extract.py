@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Write PAS manifests for another framework's plugins by reading their source (never running it)."
 

@@ -7,7 +7,7 @@ import sys
 
 from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Fuzz an implementation against the reference; shrink any disagreement into a scenario file."
 

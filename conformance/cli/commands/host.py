@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Host profile tools: 'plan' shows load order, setup order and every problem of a host config."
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from conformance.cli.commands._output import write_report
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Make a compatibility matrix or a badge from saved JSON-lines results (pas run --format json)."
 

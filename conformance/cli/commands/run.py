@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 
 from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Run the conformance suite against an implementation and report the results."
 

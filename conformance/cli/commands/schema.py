@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Print a bundled JSON Schema (manifest, host-config, scenario, protocol/run-request, ...) as JSON or YAML."
 _ALIASES = {"manifest": "plugin-manifest"}

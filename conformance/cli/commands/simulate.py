@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import IO
 
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Run a short script on the reference scheduler and show, run by run, what the model sees."
 

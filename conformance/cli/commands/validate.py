@@ -8,7 +8,7 @@ import sys
 
 from conformance.cli.commands._args import positive
 from conformance.cli.commands._output import write_report
-from conformance.exit_codes import ExitCode
+from conformance.documents.exit_codes import ExitCode
 
 HELP = "Check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)."
 _FORMATS = ("text", "json", "github", "junit", "sarif")
