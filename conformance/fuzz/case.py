@@ -47,8 +47,10 @@ def _name(module_name: str) -> str:
     return module_name if module_name.isidentifier() else json.dumps(module_name)
 
 
-def describe(event: Event) -> str:
-    """A short human label for an event, e.g. ``activate alpha rounds=1 in side``."""
+def describe(event: Event | None) -> str:
+    """A short human label for an event, e.g. ``activate alpha rounds=1 in side`` (``start`` for none)."""
+    if event is None:
+        return "start"
     doc = event.to_json()
     where = f" in {doc['conversation']}" if doc.get("conversation", MAIN) != MAIN else ""
     if "conversation" in doc and doc.get("adapter") != CONVERSATIONS.get(doc["conversation"]):
@@ -126,7 +128,8 @@ class Case:
         host = replace(self.host, enabled=tuple(map(swap, self.host.enabled)),
                        disabled=frozenset(map(swap, self.host.disabled)),
                        strategies={swap(m): s for m, s in self.host.strategies.items()})
-        events = tuple(replace(e, module_name=swap(e.module_name)) if hasattr(e, "module_name") else e
+        named = (Activate, Extend, SetStrategy, Enable, Disable)
+        events = tuple(replace(e, module_name=swap(e.module_name)) if isinstance(e, named) else e
                        for e in self.events)
         plugins = tuple(manifest if m.module_name == old else m for m in self.plugins)
         return replace(self, plugins=plugins, host=host, events=events)

@@ -9,7 +9,6 @@ running it on the reference, which must pass.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from conformance.documents.excerpt import excerpt_json
 from conformance.fuzz.case import MAIN, Case, action_of, describe
 from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations
 from conformance.fuzz.covers import derive_covers
@@ -99,18 +99,13 @@ def host_document(host: HostConfig) -> dict[str, Any]:
     return doc
 
 
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def headline(found: Disagreement) -> str:
     """One line about the first difference: ``/plugins/alpha/rounds_left: expected 3, got 2``."""
     if found.verdict is Verdict.ERRORED:
         return f"errored: {found.reason}"
     first = found.mismatches[0]
     actual = first.to_json()["actual"]
-    return f"{first.where}: expected {_short(first.expected)}, got {_short(actual)}"
+    return f"{first.where}: expected {excerpt_json(first.expected, 40)}, got {excerpt_json(actual, 40)}"
 
 
 def _title(found: Disagreement, provenance: Provenance) -> str:
@@ -130,7 +125,7 @@ def _description(case: Case, found: Disagreement, provenance: Provenance) -> str
     if found.verdict is Verdict.ERRORED:
         lines.append(f"The implementation errored: {found.reason}" + (f" ({found.detail})" if found.detail else ""))
     else:
-        lines += [f"{m.where}: expected {_short(m.expected)}, got {_short(m.to_json()['actual'])}"
+        lines += [f"{m.where}: expected {excerpt_json(m.expected, 40)}, got {excerpt_json(m.to_json()['actual'], 40)}"
                   for m in found.mismatches]
     return "\n".join(lines)
 

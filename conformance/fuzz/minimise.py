@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from conformance.fuzz.case import MAIN, Case, in_conversation
 from conformance.fuzz.generate import NAMES, UNKNOWN, manifest
-from reference_impl.events import OMITTED, Activate, Extend
+from reference_impl.events import OMITTED, Activate, Event, Extend
 
 
 def _fewer_steps(case: Case) -> Iterator[Case]:
@@ -46,7 +46,7 @@ def _plainer_host(case: Case) -> Iterator[Case]:
 
 def _plainer_events(case: Case) -> Iterator[Case]:
     for index, event in enumerate(case.events):
-        simpler = []
+        simpler: list[Event] = []
         if isinstance(event, (Activate, Extend)) and event.rounds is not OMITTED:
             simpler.append(replace(event, rounds=OMITTED))
         if getattr(event, "conversation", MAIN) != MAIN:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from conformance.documents.excerpt import excerpt_json
 from conformance.fuzz.case import describe
 from conformance.fuzz.compare import Verdict
 from conformance.fuzz.search import FuzzResult
@@ -18,13 +18,9 @@ def _numbers(result: FuzzResult) -> str:
             f"{result.steps_per_second:,.0f} steps/s")
 
 
-def _value(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
 def _finding_lines(result: FuzzResult) -> list[str]:
     finding = result.finding
+    assert finding is not None  # only called for a result with a finding
     found = finding.disagreement
     where = "start" if found.index is None else f"{found.index} ({describe(found.event)})"
     lines = [f"  first differing step: {where}"]
@@ -34,7 +30,7 @@ def _finding_lines(result: FuzzResult) -> list[str]:
     else:
         for mismatch in found.mismatches[:_SHOWN_MISMATCHES]:
             actual = mismatch.to_json()["actual"]
-            lines.append(f"    {mismatch.where}: expected {_value(mismatch.expected)}, got {_value(actual)}")
+            lines.append(f"    {mismatch.where}: expected {excerpt_json(mismatch.expected, 200)}, got {excerpt_json(actual, 200)}")
         if len(found.mismatches) > _SHOWN_MISMATCHES:
             lines.append(f"    ... and {len(found.mismatches) - _SHOWN_MISMATCHES} more differences")
     steps = len(finding.case.events)

@@ -163,7 +163,7 @@ class _Search:
             case = minimise(case, lambda c: found.same_kind(self.compare(c)), max_tries=60 if errored else 2000,
                             deadline=deadline)
         final = self.compare(case)
-        if not found.same_kind(final):
+        if final is None or not found.same_kind(final):
             return Finding(case=original, disagreement=found, original_steps=self.original_steps, reproducible=False)
         if final.index is not None:
             case = case.truncated(final.index)

@@ -174,5 +174,5 @@ def scheduler_state_machine(implementation: Callable[[], Any] | str, *, settings
     machine = type("SchedulerAgainstReference", (SchedulerAgainstReference,),
                    {"shared": _Shared(implementation, profiles), "__doc__": SchedulerAgainstReference.__doc__})
     if settings is not None:
-        machine.TestCase.settings = settings
+        machine.TestCase.settings = settings  # type: ignore[attr-defined]  # set by RuleBasedStateMachine's metaclass
     return machine
