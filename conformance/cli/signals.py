@@ -11,9 +11,11 @@ handlers come back when the block ends. Exit with ``ExitCode.for_signal(guard.si
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 HANDLED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -64,3 +66,25 @@ def stop_on_signals() -> Iterator[SignalGuard]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def finish(action: Callable[[], object]) -> None:
+    """Run a clean-up ``action``; run it again if the (single) signal the guard lets through cut it short."""
+    try:
+        action()
+    except KeyboardInterrupt:
+        action()
+
+
+def close_adapter(adapter: Any, command: str) -> None:
+    """Close the implementation, under :func:`finish`; a failure to close is said on stderr, never raised.
+
+    The report or finding matters more than a clean goodbye.
+    """
+    def close() -> None:
+        try:
+            adapter.close()
+        except Exception as error:  # noqa: BLE001 - the report matters more than a clean goodbye
+            print(f"pas {command}: closing the implementation failed: {error}", file=sys.stderr)
+
+    finish(close)

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from conformance.adapters.select import BadImplementation, adapter_for
-    from conformance.cli.signals import stop_on_signals
+    from conformance.cli.signals import close_adapter, finish, stop_on_signals
     from conformance.fuzz.progress import Progress
     from conformance.fuzz.search import FuzzOptions, fuzz
     from conformance.fuzz.session import write_finding
@@ -72,25 +72,10 @@ def run(args: argparse.Namespace) -> int:
             result = fuzz(adapter, options, on_progress=progress.update)
             summary = write_finding(result, adapter, impl=args.impl, out_dir=args.out)
         finally:
-            _twice(progress.close)
-            _twice(lambda: _close(adapter))
+            finish(progress.close)
+            close_adapter(adapter, "fuzz")
     sys.stdout.write(summary)
     sys.stdout.flush()
     if result.exit_code == ExitCode.SIGINT and guard.signum is not None:
         return ExitCode.for_signal(guard.signum)
     return result.exit_code
-
-
-def _twice(action) -> None:
-    """Run ``action``; again if the (single) signal interrupted it."""
-    try:
-        action()
-    except KeyboardInterrupt:
-        action()
-
-
-def _close(adapter) -> None:
-    try:
-        adapter.close()
-    except Exception as error:  # noqa: BLE001 - the finding matters more than a clean goodbye
-        print(f"pas fuzz: closing the implementation failed: {error}", file=sys.stderr)

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     "not run: interrupted by SIG...", the implementation closed, and the exit code is 128 + it.
     """
     from conformance.adapters.select import BadImplementation, adapter_for
-    from conformance.cli.signals import stop_on_signals
+    from conformance.cli.signals import close_adapter, stop_on_signals
 
     with stop_on_signals() as guard:
         with guard.deferred():
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                 return _usage([error])
             prepared = _prepare(args)
         if isinstance(prepared, int):
-            _twice(lambda: _close(adapter))
+            close_adapter(adapter, "run")
             return prepared
         selected, expected = prepared
         return _run_and_report(args, adapter, selected, expected, guard)
@@ -137,6 +137,7 @@ def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
 
 def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], guard) -> int:
     """Run under the caller's signal guard, stream the report, close the implementation on every path."""
+    from conformance.cli.signals import close_adapter, finish
     from conformance.report import use_color
     from conformance.report.progress import RunProgress
     from conformance.report.stream import ReportSink
@@ -147,7 +148,7 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
     progress = RunProgress(sys.stderr, total=len(selected), max_time=args.max_time, enabled=False if args.quiet else None)
     limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures)
     if not sink.open():
-        _twice(lambda: _close(adapter))
+        close_adapter(adapter, "run")
         return ExitCode.USAGE
 
     def on_result(scenario_result) -> None:
@@ -158,8 +159,8 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
         result = run_suite(adapter, selected, expected=expected, profiles=args.profile, on_result=on_result,
                            limits=limits, stop=signal_stop(guard.signum) if guard.signum is not None else None)
     finally:  # a signal here raises once at most (later ones are ignored): retrying finishes the job
-        _twice(progress.close)
-        _twice(lambda: _close(adapter))
+        finish(progress.close)
+        close_adapter(adapter, "run")
     written = sink.finish(result)
     if result.stop is not None:
         print(f"pas run: {result.stop.message}", file=sys.stderr)
@@ -167,18 +168,3 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
     if guard.signum is not None:
         code = ExitCode.for_signal(guard.signum)
     return code if written else ExitCode.worst(code, ExitCode.USAGE)
-
-
-def _twice(action) -> None:
-    """Run ``action``; run it again if the (single) signal interrupted it."""
-    try:
-        action()
-    except KeyboardInterrupt:
-        action()
-
-
-def _close(adapter) -> None:
-    try:
-        adapter.close()
-    except Exception as error:  # noqa: BLE001 - the report matters more than a clean goodbye
-        print(f"pas run: closing the implementation failed: {error}", file=sys.stderr)

@@ -8,12 +8,12 @@ One suite run takes about 25-40 s (NekroAgent's import alone is ~6 s per process
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
 
 ROOT = Path(__file__).resolve().parents[3]
 ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
@@ -21,21 +21,9 @@ EXPECTED = ROOT / "examples" / "nekroagent" / "expected-failures.yaml"
 PROFILES = ["--profile", "activation", "--profile", "text"]
 
 
-def _nekro_python() -> Path | None:
-    explicit = os.environ.get("PAS_NEKRO_PYTHON")
-    if explicit:
-        return Path(explicit)
-    venv = Path(os.environ.get("PAS_NEKRO_VENV", Path.home() / ".cache" / "pas" / "nekroagent-venv"))
-    return venv / "bin" / "python"
-
-
-NEKRO_PYTHON = _nekro_python()
 
 pytestmark = [
-    pytest.mark.skipif(
-        NEKRO_PYTHON is None or not NEKRO_PYTHON.exists(),
-        reason=f"no NekroAgent venv at {NEKRO_PYTHON}: run scripts/install-nekroagent.sh or set PAS_NEKRO_PYTHON",
-    ),
+    NEEDS_NEKRO,
     pytest.mark.slow,
 ]
 

@@ -20,13 +20,13 @@ by scripts/install-nekroagent.sh (${PAS_NEKRO_VENV:-~/.cache/pas/nekroagent-venv
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
 
 from conformance.adapters.stdio import StdioAdapter
 from reference_impl.engine import Engine
@@ -38,21 +38,9 @@ ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
 CONV = "main"
 
 
-def _nekro_python() -> Path:
-    explicit = os.environ.get("PAS_NEKRO_PYTHON")
-    if explicit:
-        return Path(explicit)
-    venv = Path(os.environ.get("PAS_NEKRO_VENV", Path.home() / ".cache" / "pas" / "nekroagent-venv"))
-    return venv / "bin" / "python"
-
-
-NEKRO_PYTHON = _nekro_python()
 
 pytestmark = [
-    pytest.mark.skipif(
-        not NEKRO_PYTHON.exists(),
-        reason=f"no NekroAgent venv at {NEKRO_PYTHON}: run scripts/install-nekroagent.sh or set PAS_NEKRO_PYTHON",
-    ),
+    NEEDS_NEKRO,
     pytest.mark.slow,
 ]
 

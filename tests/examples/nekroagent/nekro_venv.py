@@ -1,0 +1,29 @@
+"""Where NekroAgent 2.4.0's Python is, for the tests that drive its real code, and the skip without it.
+
+$PAS_NEKRO_PYTHON, or the venv scripts/install-nekroagent.sh makes
+(${PAS_NEKRO_VENV:-~/.cache/pas/nekroagent-venv}/bin/python). With PAS_REQUIRE_NEKRO=1, as in
+.ci/run, tests/conftest.py turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+def nekro_python() -> Path:
+    """The Python of the NekroAgent venv (which may not exist)."""
+    explicit = os.environ.get("PAS_NEKRO_PYTHON")
+    if explicit:
+        return Path(explicit)
+    venv = Path(os.environ.get("PAS_NEKRO_VENV", Path.home() / ".cache" / "pas" / "nekroagent-venv"))
+    return venv / "bin" / "python"
+
+
+NEKRO_PYTHON = nekro_python()
+NEEDS_NEKRO = pytest.mark.skipif(
+    not NEKRO_PYTHON.exists(),
+    reason=f"no NekroAgent venv at {NEKRO_PYTHON}: run scripts/install-nekroagent.sh or set PAS_NEKRO_PYTHON",
+)
