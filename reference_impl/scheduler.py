@@ -10,6 +10,7 @@ the state transitions are the code below. A caller that steps many events may pa
 
 from __future__ import annotations
 
+import difflib
 from bisect import bisect_left
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
@@ -312,8 +313,7 @@ def _admin(
         try:
             strategy = Strategy(event.strategy)
         except ValueError:
-            allowed = ", ".join(s.value for s in Strategy)
-            return state, _rejected(f"unknown strategy {event.strategy!r}; use one of {allowed}")
+            return state, _rejected(_unknown_strategy(event.strategy))
         strategies = {m: s for m, s in host.strategies.items() if m != event.module_name}
         if strategy is not Strategy.AUTO:  # ACT-ADMIN-2: auto is the absence of a strategy
             strategies[event.module_name] = strategy
@@ -328,6 +328,14 @@ def _admin(
     else:
         host = replace(host, disabled=host.disabled | {event.module_name})
     return replace(state, host=host), AdminObservation(outcome=AdminOutcome.APPLIED)
+
+
+def _unknown_strategy(value: object) -> str:
+    """Why a strategy is refused, with the nearest known one when there is a likely typo."""
+    allowed = [s.value for s in Strategy]
+    near = difflib.get_close_matches(value, allowed, n=1) if isinstance(value, str) else []
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    return f"unknown strategy {value!r}; {hint}use one of {', '.join(allowed)}"
 
 
 def _rejected(reason: str) -> AdminObservation:

@@ -246,3 +246,8 @@ def test_a_script_that_is_not_utf8_is_an_input_error(capsys, tmp_path):
     script.write_bytes("run # caf\u00e9\n".encode("latin-1"))
     code, _, err = _simulate(capsys, "--script", str(script))
     assert code == 2 and "error invalid-utf8" in err
+
+
+def test_a_misspelt_strategy_is_rejected_with_the_nearest_one(capsys):
+    assert main(["simulate", "strategy weather forbid-sleep; run"]) == 0
+    assert "unknown strategy 'forbid-sleep'; did you mean 'forbid_sleep'?" in capsys.readouterr().out
