@@ -20,8 +20,8 @@ agent methods and the docstring on the next line) and the block layout (attribut
 ``call_priority``, blank lines of the Jinja template). ``mount_collect_methods`` filters are
 switched off on the NekroAgent side, as the manifest lists every mounted method.
 
-NekroAgent is found at ``$PAS_NEKRO_PYTHON``, else ``~/.cache/pas/nekroagent-venv/bin/python``,
-else ``/work/nekro/venv/bin/python``; without it the script says so and exits 0.
+NekroAgent is found as bench/nekro_runstart.py finds it (``$PAS_NEKRO_PYTHON``, else
+``${PAS_NEKRO_VENV:-~/.cache/pas/nekroagent-venv}/bin/python``); without it the script says so and exits 0.
 
     python bench/budget_accuracy.py
 
@@ -39,17 +39,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-CANDIDATES = ("~/.cache/pas/nekroagent-venv/bin/python", "/work/nekro/venv/bin/python")
-
 
 def nekro_python() -> str | None:
-    """The Python of a venv where nekro_agent imports, or None."""
-    for candidate in [os.environ.get("PAS_NEKRO_PYTHON", ""), *CANDIDATES]:
-        path = os.path.expanduser(candidate)
-        if path and os.path.isfile(path) and subprocess.run(
-                [path, "-c", "import importlib.util,sys; sys.exit(importlib.util.find_spec('nekro_agent') is None)"],
-                capture_output=True, timeout=60).returncode == 0:
-            return path
+    """The Python of the NekroAgent venv if nekro_agent imports there, else None."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from nekro_runstart import nekro_python as located
+
+    path = located()
+    if path.is_file() and subprocess.run(
+            [str(path), "-c", "import importlib.util,sys; sys.exit(importlib.util.find_spec('nekro_agent') is None)"],
+            capture_output=True, timeout=60).returncode == 0:
+        return str(path)
     return None
 
 
@@ -148,8 +148,8 @@ def main() -> int:
         return 0
     python = nekro_python()
     if python is None:
-        print("budget_accuracy: skipped: nekro-agent is not importable from $PAS_NEKRO_PYTHON, "
-              f"{' or '.join(CANDIDATES)} (scripts/install-nekroagent.sh installs it)")
+        print("budget_accuracy: skipped: nekro-agent is not importable from $PAS_NEKRO_PYTHON or the venv "
+              "scripts/install-nekroagent.sh makes (${PAS_NEKRO_VENV:-~/.cache/pas/nekroagent-venv})")
         return 0
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from conformance.tools.budget.tokenizer import load_tokenizer
