@@ -2,9 +2,11 @@
 
 Runs on a snapshot of a commit (``git archive``), never on the work tree: other people import
 reference_impl live from the checkout. Each mutant is one change to one module of the snapshot;
-the test command is the whole suite against the reference, in-process (``python -m conformance
-run -q -x``: the host scenarios and the text profile are part of it); a non-zero exit or a
-timeout kills the mutant. Prints killed / survived / equivalent per module and overall, then
+the test command is the whole suite against the reference twice, in-process and then over the
+stdio protocol (``python bench/mutation.py --run-suite``: ``pas run -q -x``, then the same with
+``--impl 'cmd:python -m conformance serve-reference'``, which is what reaches the wire parsers);
+the host scenarios and the text profile are part of it; a non-zero exit or a timeout kills the
+mutant. Prints killed / survived / equivalent per module and overall, then
 every survivor with its diff.
 
 Set-up (a venv of its own keeps cosmic-ray's dependencies out of the project's)::
@@ -12,8 +14,11 @@ Set-up (a venv of its own keeps cosmic-ray's dependencies out of the project's):
     python -m venv /tmp/pas-mutation && /tmp/pas-mutation/bin/pip install 'cosmic-ray>=8.7,<9'
     .venv/bin/python bench/mutation.py --cosmic-ray /tmp/pas-mutation/bin/cosmic-ray
 
-``--modules scheduler,render`` limits the run to some modules (a whole run is ~1,000 mutants,
-about 20 minutes on one core); ``--summarise DIR`` prints the table of a finished run again.
+``--modules scheduler,render`` limits the run to some modules (a whole run is ~1,200 mutants,
+about 15 minutes on two cores); ``--rerun DIR`` runs again, on a new snapshot, only the mutants that
+were not killed in the finished session in DIR (matched by module, operator and line text), which
+is how a new scenario is checked against its survivor in a minute; ``--summarise DIR`` prints the
+table of a finished run again.
 
 What counts:
 - mutants inside annotations are equivalent by construction (every module has
@@ -21,7 +26,7 @@ What counts:
 - cosmic-ray replaces a binary operator by each of ten others; only one replacement per
   operator is run (``+``->``-``, ``|``->``&``... see ``_BINARY_KEPT``), as mutmut does: the
   other nine break the same expression the same way;
-- surviving mutants are explained in bench/mutation-equivalents.yaml (module, operator, the source
+- surviving mutants are explained in bench/mutation-equivalents/<module>.yaml (module, operator, the source
   line, why), each of one kind: ``equivalent`` (no input can tell it from the original),
   ``unobservable`` (a difference the suite cannot see by design: a property of the Python value
   such as frozen or keyword-only, or code that ``pas run`` in-process never calls, such as the wire
@@ -40,6 +45,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -52,7 +58,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-EQUIVALENTS = ROOT / "bench" / "mutation-equivalents.yaml"
+EQUIVALENTS = ROOT / "bench" / "mutation-equivalents"
 # One replacement per binary operator, the nearest in meaning.
 _BINARY_KEPT = {
     "Add": "Sub", "Sub": "Add", "Mul": "Div", "Div": "Mul", "FloorDiv": "Div", "Mod": "FloorDiv",
@@ -115,8 +121,11 @@ def prune(db: Path, tree: Path) -> Counter[str]:
 
 def load_equivalents() -> list[dict]:
     """The listed equivalent mutants (module, operator, code, why)."""
-    data = yaml.safe_load(EQUIVALENTS.read_text(encoding="utf-8")) or {}
-    return list(data.get("mutants", ()))
+    listed = []
+    for path in sorted(EQUIVALENTS.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        listed += [{"module": data["module"], **item} for item in data.get("mutants") or ()]
+    return listed
 
 
 def is_listed(entry: dict, listed: list[dict]) -> dict | None:
@@ -134,20 +143,21 @@ def collect(workdir: Path) -> dict:
     meta = json.loads((workdir / "meta.json").read_text(encoding="utf-8"))
     tree = workdir / "tree"
     con = sqlite3.connect(workdir / "session.sqlite")
+    on_line = {int(job): n for job, n in meta.get("on_line", {}).items()}
     rows = con.execute(
-        "select s.module_path, s.operator_name, s.start_pos_row, s.start_pos_col, r.worker_outcome, "
+        "select s.job_id, s.module_path, s.operator_name, s.start_pos_row, s.start_pos_col, r.worker_outcome, "
         "r.test_outcome, r.diff, r.output from mutation_specs s left join work_results r using (job_id) "
         "order by s.module_path, s.start_pos_row, s.start_pos_col, s.operator_name").fetchall()
     listed = load_equivalents()
     lines: dict[str, list[str]] = {}
     seen: Counter[tuple] = Counter()
     mutants = []
-    for module, operator, row, col, worker, test, diff, output in rows:
+    for job, module, operator, row, col, worker, test, diff, output in rows:
         text = lines.setdefault(module, (tree / module).read_text(encoding="utf-8").splitlines())
         code = text[row - 1].strip()
         seen[(module, operator, code)] += 1
         entry = {"module": module, "line": row, "col": col, "operator": operator, "code": code,
-                 "on_line": seen[(module, operator, code)], "diff": diff or "", "output": (output or "")[-400:]}
+                 "on_line": on_line.get(job, seen[(module, operator, code)]), "diff": diff or "", "output": (output or "")[-400:]}
         if worker is None:
             entry["result"] = "not-run"
         elif (worker or "").upper() == "NORMAL" and (test or "").upper() == "SURVIVED":
@@ -213,6 +223,55 @@ def report(session: dict) -> int:
     return 1 if bad else 0
 
 
+def run_suite(python: str) -> int:
+    """The test command of a mutant: the suite in-process, then over stdio; the first failure ends it."""
+    for extra in ([], ["--impl", f"cmd:{python} -m conformance serve-reference"]):
+        status = subprocess.run([python, "-m", "conformance", "run", "-q", "-x", *extra]).returncode
+        if status:
+            return status
+    return 0
+
+
+def occurrences(db: Path, tree: Path) -> dict[int, int]:
+    """For each job, which occurrence of its (module, operator, line text) it is, in source order."""
+    con = sqlite3.connect(db)
+    rows = con.execute("select job_id, module_path, operator_name, start_pos_row from mutation_specs "
+                       "order by module_path, start_pos_row, start_pos_col, operator_name").fetchall()
+    con.close()
+    lines: dict[str, list[str]] = {}
+    seen: Counter[tuple] = Counter()
+    result = {}
+    for job, module, operator, row in rows:
+        code = lines.setdefault(module, (tree / module).read_text(encoding="utf-8").splitlines())[row - 1].strip()
+        seen[(module, operator, code)] += 1
+        result[job] = seen[(module, operator, code)]
+    return result
+
+
+def keep_only(db: Path, tree: Path, wanted: set[tuple], on_line: dict[int, int]) -> int:
+    """Delete every mutant whose (module, operator, line text, occurrence) is not wanted; return how many stay."""
+    con = sqlite3.connect(db)
+    rows = con.execute("select job_id, module_path, operator_name, start_pos_row from mutation_specs").fetchall()
+    lines: dict[str, list[str]] = {}
+    kept = 0
+    for job, module, operator, row in rows:
+        code = lines.setdefault(module, (tree / module).read_text(encoding="utf-8").splitlines())[row - 1].strip()
+        if (module, operator, code, on_line[job]) in wanted:
+            kept += 1
+            continue
+        con.execute("delete from mutation_specs where job_id = ?", (job,))
+        con.execute("delete from work_items where job_id = ?", (job,))
+    con.commit()
+    con.close()
+    return kept
+
+
+def not_killed(workdir: Path) -> set[tuple]:
+    """(module, operator, line text, occurrence) of every mutant a finished session did not kill."""
+    return {(m["module"], m["operator"], m["code"], m["on_line"]) for m in collect(workdir)["mutants"]
+            if m["result"] != "killed"}
+
+
 def run(args: argparse.Namespace) -> int:
     """Snapshot, initialise, prune, check the baseline, execute, report."""
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="pas-mutation-"))
@@ -223,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
     commit = snapshot(args.rev, tree)
     modules = [f"reference_impl/{m.removesuffix('.py')}.py" for m in args.modules.split(",")] if args.modules \
         else sorted(str(p.relative_to(tree)) for p in (tree / "reference_impl").glob("*.py"))
-    command = f"{args.python} -m conformance run -q -x"
+    command = f"{args.python} bench/mutation.py --run-suite --python {args.python}"
     config = workdir / "cosmic-ray.toml"
     config.write_text(
         "[cosmic-ray]\n"
@@ -237,10 +296,16 @@ def run(args: argparse.Namespace) -> int:
     tool = subprocess.run([args.cosmic_ray, "--version"], capture_output=True, text=True).stdout.split()[-1]
     subprocess.run([args.cosmic_ray, "init", str(config), str(db)], cwd=tree, check=True)
     pruned = prune(db, tree)
+    on_line = occurrences(db, tree)
+    rerun_of = None
+    if args.rerun:
+        rerun_of = str(Path(args.rerun).resolve())
+        kept = keep_only(db, tree, not_killed(Path(args.rerun)), on_line)
+        print(f"rerunning the {kept} mutants not killed in {rerun_of}", file=sys.stderr)
     (workdir / "meta.json").write_text(json.dumps({
         "commit": commit, "tool": tool, "test_command": command, "modules": modules,
-        "pruned": dict(pruned)}), encoding="utf-8")
-    baseline = subprocess.run(command.split(), cwd=tree, capture_output=True, text=True,
+        "pruned": dict(pruned), "on_line": on_line, "rerun_of": rerun_of}), encoding="utf-8")
+    baseline = subprocess.run(shlex.split(command), cwd=tree, capture_output=True, text=True,
                               env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     if baseline.returncode != 0:
         print(f"the unmutated snapshot fails the suite:\n{baseline.stdout[-2000:]}", file=sys.stderr)
@@ -270,7 +335,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per mutant (default: 60)")
     parser.add_argument("--workdir", help="where the snapshot and session go (default: a new temp folder)")
     parser.add_argument("--summarise", metavar="DIR", help="only report the finished session in DIR")
+    parser.add_argument("--rerun", metavar="DIR",
+                        help="run only the mutants the finished session in DIR did not kill (on a new snapshot)")
+    parser.add_argument("--run-suite", action="store_true",
+                        help="be the test command of one mutant: the suite in-process, then over stdio")
     args = parser.parse_args(argv)
+    if args.run_suite:
+        return run_suite(args.python)
     if args.summarise:
         return summarise(Path(args.summarise))
     return run(args)
