@@ -143,7 +143,7 @@ def collect(workdir: Path) -> dict:
     meta = json.loads((workdir / "meta.json").read_text(encoding="utf-8"))
     tree = workdir / "tree"
     con = sqlite3.connect(workdir / "session.sqlite")
-    on_line = {int(job): n for job, n in meta.get("on_line", {}).items()}
+    on_line: dict[str, int] = meta.get("on_line", {})  # cosmic-ray job ids are hex strings
     rows = con.execute(
         "select s.job_id, s.module_path, s.operator_name, s.start_pos_row, s.start_pos_col, r.worker_outcome, "
         "r.test_outcome, r.diff, r.output from mutation_specs s left join work_results r using (job_id) "
@@ -232,7 +232,7 @@ def run_suite(python: str) -> int:
     return 0
 
 
-def occurrences(db: Path, tree: Path) -> dict[int, int]:
+def occurrences(db: Path, tree: Path) -> dict[str, int]:
     """For each job, which occurrence of its (module, operator, line text) it is, in source order."""
     con = sqlite3.connect(db)
     rows = con.execute("select job_id, module_path, operator_name, start_pos_row from mutation_specs "
@@ -248,7 +248,7 @@ def occurrences(db: Path, tree: Path) -> dict[int, int]:
     return result
 
 
-def keep_only(db: Path, tree: Path, wanted: set[tuple], on_line: dict[int, int]) -> int:
+def keep_only(db: Path, tree: Path, wanted: set[tuple], on_line: dict[str, int]) -> int:
     """Delete every mutant whose (module, operator, line text, occurrence) is not wanted; return how many stay."""
     con = sqlite3.connect(db)
     rows = con.execute("select job_id, module_path, operator_name, start_pos_row from mutation_specs").fetchall()
