@@ -1,10 +1,10 @@
-"""What is installed, what is loaded and in which order, and what a conversation may see."""
+"""What is installed, what is loaded and in which order, and whether a conversation may see a plugin."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import compress, filterfalse
+from itertools import compress
 from operator import attrgetter
 from types import MappingProxyType
 
@@ -54,20 +54,11 @@ class Catalogue:
         builtins = compress(manifests.keys(), map(_BUILTIN, manifests.values()))
         return tuple(dict.fromkeys([*builtins, *filter(manifests.__contains__, host.enabled)]))
 
-    def missing(self, host: HostConfig) -> tuple[str, ...]:
-        """Enabled entries that name no installed plugin (each deserves a warning)."""
-        return tuple(name for name in host.enabled if name not in self.manifests)
-
-    def available(self, host: HostConfig, adapter: str | None) -> tuple[Manifest, ...]:
-        """Loaded, not disabled and supporting ``adapter``: the plugins a conversation can see."""
-        manifests, disabled = self.manifests, host.disabled
-        loaded = map(manifests.__getitem__, filterfalse(disabled.__contains__, self.load_order(host)))
-        if adapter is None:
-            return tuple(loaded)
-        return tuple(m for m in loaded if not m.support_adapter or adapter in m.support_adapter)
-
     def find_available(self, module_name: str, host: HostConfig, adapter: str | None) -> Manifest | None:
-        """The manifest of ``module_name`` if a conversation on ``adapter`` can see it."""
+        """The manifest of ``module_name`` if a conversation on ``adapter`` can see it.
+
+        Loaded (a built-in or enabled), not disabled, and supporting ``adapter`` (ACT-STATE-5).
+        """
         manifest = self.manifests.get(module_name)
         if manifest is None or module_name in host.disabled or not manifest.supports(adapter):
             return None

@@ -11,11 +11,10 @@ the state transitions are the code below. A caller that steps many events may pa
 from __future__ import annotations
 
 import difflib
-from bisect import bisect_left
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from itertools import filterfalse
+from itertools import count, filterfalse
 from typing import Any
 
 from reference_impl.catalogue import Catalogue
@@ -169,7 +168,11 @@ class _CatalogueFacts:
         return self.hidden[adapter]
 
     def available(self, host: HostConfig, adapter: str | None) -> list[str]:
-        """``Catalogue.available``'s module_names, by name: one set of names, no per-plugin Python."""
+        """The plugins a conversation on ``adapter`` can see, by name (ACT-STATE-5).
+
+        Loaded (a built-in or enabled), not disabled and supporting the adapter: one set of
+        names, no per-plugin Python.
+        """
         shown = set(host.enabled)  # not-installed names drop out as only installed names are tested
         shown.update(self.builtins)
         shown.difference_update(host.disabled)
@@ -181,19 +184,12 @@ class _CatalogueFacts:
 class _Lineup:
     """The plugins a run shows: resting views in prompt order, and which of them may sleep.
 
-    The eligible plugins come last (ACT-ORDER-1), by name: the one at ``sleepers[i]`` has
-    the view at ``len(views) - len(sleepers) + i``.
+    The eligible plugins come last (ACT-ORDER-1), by name; ``sleepers`` says where each one's
+    view is, so that a run finds the plugins with a stored counter without a search.
     """
 
     views: tuple[PluginView, ...]
-    sleepers: tuple[str, ...]
-
-    def position(self, module_name: str) -> int | None:
-        """Where ``module_name``'s view is, if the run shows it and it may sleep."""
-        i = bisect_left(self.sleepers, module_name)
-        if i < len(self.sleepers) and self.sleepers[i] == module_name:
-            return len(self.views) - len(self.sleepers) + i
-        return None
+    sleepers: Mapping[str, int]  # module_name -> position of its view, for the plugins that may sleep
 
 
 def _may_sleep(
@@ -227,9 +223,10 @@ def _lineup(
         facts = memo(cache, (catalogue, semantics), "facts", lambda: _CatalogueFacts.of(catalogue, semantics))
         eligible = _may_sleep(catalogue, host, facts, semantics)
         listed = facts.available(host, adapter)
-        asleep = (*filter(eligible.__contains__, listed),)
-        awake = map(facts.awake.__getitem__, filterfalse(eligible.__contains__, listed))
-        return _Lineup(views=(*awake, *map(facts.sleeping.__getitem__, asleep)), sleepers=asleep)
+        asleep = [*filter(eligible.__contains__, listed)]
+        awake = [*map(facts.awake.__getitem__, filterfalse(eligible.__contains__, listed))]
+        return _Lineup(views=(*awake, *map(facts.sleeping.__getitem__, asleep)),
+                       sleepers=dict(zip(asleep, count(len(awake)))))
 
     return memo(cache, (catalogue, host, semantics), ("lineup", adapter), compute)
 
@@ -242,8 +239,8 @@ def _start_run(
     if not scheduler_on(state.host, semantics) or not stored:
         # ACT-SCHED-1/2: with the scheduler off everything is awake; counters are neither read nor changed.
         return state, RunObservation(plugins=lineup.views)
-    # Only plugins with a stored counter change their view; taken in prompt order.
-    counted = sorted((p, m) for m, n in stored.items() if n > 0 and (p := lineup.position(m)) is not None)
+    # Only plugins with a stored counter change their view.
+    counted = [(p, m) for m in stored if (p := lineup.sleepers.get(m)) is not None]
     remaining: dict[str, int] = {}
     views = list(lineup.views)
     for position, module_name in counted:
@@ -276,12 +273,13 @@ def _call(
     rounds = parse_rounds(event.rounds, semantics)
     manifest = catalogue.find_available(event.module_name, host, event.adapter)
     eligible = manifest is not None and scheduler_on(host, semantics) and _eligible(manifest, host, semantics)
-    stored = state.counters_of(event.conversation).get(event.module_name, 0) if eligible else 0
+    # Stored counters are always positive; the tables decide eligibility before the counter.
+    stored = state.counters_of(event.conversation).get(event.module_name, 0)
     facts = {
         "argument": "valid" if rounds is not None else "invalid",
         "plugin": "found" if manifest is not None else "not_found",
         "sleep_eligible": eligible,
-        "stored": "positive" if stored > 0 else "zero",
+        "stored": "positive" if stored else "zero",
     }
     outcome = OutcomeKind(first_match(rules.outcomes, facts).result)
     reply = CallObservation(outcome=outcome, module_name=event.module_name, ends_step=rules.ends_step)
@@ -322,7 +320,7 @@ def _admin(
         host = replace(host, scheduler_enabled=event.enabled)
     elif isinstance(event, Enable):
         enabled = host.enabled
-        if not catalogue.manifests[event.module_name].builtin and event.module_name not in enabled:
+        if event.module_name not in enabled:  # a built-in named here is loaded once all the same
             enabled = (*enabled, event.module_name)
         host = replace(host, enabled=enabled, disabled=host.disabled - {event.module_name})
     else:

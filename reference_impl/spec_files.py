@@ -29,7 +29,3 @@ def spec_version() -> str:
     """The spec version, read from its single home, spec/VERSION."""
     return (spec_dir() / "VERSION").read_text(encoding="utf-8").strip()
 
-
-def schema_path(name: str) -> Path:
-    """Path of a bundled schema, e.g. ``schema_path("plugin-manifest")``."""
-    return spec_dir() / "schemas" / f"{name}.schema.yaml"

@@ -61,6 +61,16 @@ class World:
         return dict(self.state.counters_of(conversation))
 
 
+def available(catalogue: Catalogue, host: HostConfig, adapter: str | None) -> list[Manifest]:
+    """The plugins a conversation on ``adapter`` can see, in load order, plugin by plugin (ACT-STATE-5).
+
+    An oracle written from the spec's words: loaded (built-ins first, then the enabled list),
+    not disabled, and supporting the adapter (no ``support_adapter`` means every adapter).
+    """
+    loaded = [catalogue.manifests[name] for name in catalogue.load_order(host) if name not in host.disabled]
+    return [m for m in loaded if adapter is None or not m.support_adapter or adapter in m.support_adapter]
+
+
 def views_by_module(observation: Any) -> dict[str, Any]:
     """The plugin views of a run observation keyed by module_name."""
     return {view.module_name: view for view in observation.plugins}

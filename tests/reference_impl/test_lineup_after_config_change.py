@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from refimpl_builders import SEMANTICS, plugin, protected, sleeper
+from refimpl_builders import SEMANTICS, available, plugin, protected, sleeper
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.eligibility import is_sleep_eligible, sleep_eligible_names
@@ -26,7 +26,7 @@ NAMES = ("alpha", "beta", "gamma", "delta", "plugin_activation")
 def _oracle(catalogue: Catalogue, host: HostConfig, adapter: str | None) -> list[tuple[str, PluginState]]:
     """ACT-ORDER-1 plugin by plugin: always-awake first, then sleeping, each group by module_name."""
     awake, asleep = [], []
-    for manifest in sorted(catalogue.available(host, adapter), key=lambda m: m.module_name):
+    for manifest in sorted(available(catalogue, host, adapter), key=lambda m: m.module_name):
         strategy = host.strategy_for(manifest.module_name)
         eligible = scheduler_on(host, SEMANTICS) and is_sleep_eligible(manifest, strategy, SEMANTICS)
         (asleep if eligible else awake).append(manifest.module_name)

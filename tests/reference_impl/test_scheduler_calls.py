@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from refimpl_builders import CONV, SEMANTICS, World, plugin, protected, sleeper
 
@@ -171,3 +173,24 @@ def test_step_never_mutates_the_state_it_was_given():
     for event in (RUN, Extend(conversation=CONV, module_name="weather"), Disable(module_name="weather"), RUN):
         step(world.catalogue, old, event, SEMANTICS)
     assert old.to_json() == snapshot
+
+
+@pytest.mark.parametrize(("module", "rounds"), [
+    pytest.param("ghost", 3, id="no-plugin"),
+    pytest.param("weather", "three", id="invalid-rounds"),
+    pytest.param("ghost", "three", id="neither"),
+])
+@pytest.mark.parametrize("call_type", [Activate, Extend])
+def test_a_semantics_whose_table_grants_a_call_without_a_plugin_or_valid_rounds_is_refused(call_type, module, rounds):
+    """Semantics are an argument: a table that grants activated or extended unconditionally is misuse.
+
+    The bundled tables answer not_found and invalid_argument first, so only such a custom
+    table reaches this check; without it the scheduler would store a counter for nothing.
+    """
+    method = "activate_plugin" if call_type is Activate else "extend_plugin_activation"
+    rules = SEMANTICS.methods[method]
+    granting = dataclasses.replace(rules, outcomes=(dataclasses.replace(rules.outcomes[-1], when={}),))
+    semantics = dataclasses.replace(SEMANTICS, methods={**SEMANTICS.methods, method: granting})
+    world = _world()
+    with pytest.raises(LookupError, match="without a plugin or valid rounds"):
+        step(world.catalogue, world.state, call_type(conversation=CONV, module_name=module, rounds=rounds), semantics)
