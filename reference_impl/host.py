@@ -1,7 +1,7 @@
 """The reference host (profile ``host``): a pure state machine over host commands.
 
-``step(state, command) -> (state, observation)``; ``run_script(commands)`` folds a whole
-script into its observations. The commands are in :mod:`reference_impl.host_commands`.
+``step(state, command) -> (state, observation)``; :class:`HostEngine` holds the state between
+commands. The commands are in :mod:`reference_impl.host_commands`.
 The reference runs no plugin code: what plugins do is data (:class:`Behaviour`: whose
 setup fails, which hook subscribers raise) and a plugin instance is a generation number
 that a reload increments. The observation of every command is the ordered lifecycle event
@@ -133,8 +133,11 @@ class HostRules:
 REFERENCE_RULES = HostRules()
 
 
-class HostPhase(enum.StrEnum):
-    """Where the host is in its lifecycle."""
+class HostPhase(enum.Enum):
+    """Where the host is in its lifecycle (HOST-LIFE-4: each phase once per load, in order).
+
+    Internal state, never on the wire: a plain Enum, whose members have no order.
+    """
 
     EMPTY = "empty"
     LOADED = "loaded"
@@ -269,16 +272,6 @@ def step(state: HostState, command: HostCommand,
     raise TypeError(f"not a host command: {command!r}")
 
 
-def run_script(commands: Sequence[HostCommand], rules: HostRules = REFERENCE_RULES) -> tuple[HostObservation, ...]:
-    """Apply ``commands`` from an empty host; return one observation per command."""
-    state = HostState()
-    observations = []
-    for command in commands:
-        state, observation = step(state, command, rules)
-        observations.append(observation)
-    return tuple(observations)
-
-
 class HostEngine:
     """Holds one host state and applies commands to it: the shell the conformance adapters drive."""
 
@@ -291,11 +284,6 @@ class HostEngine:
         """Apply one command and return what was observed."""
         self._state, observation = step(self._state, command, self._rules)
         return observation
-
-    @property
-    def state(self) -> HostState:
-        """The current host state."""
-        return self._state
 
 
 def create() -> HostEngine:

@@ -1,4 +1,4 @@
-"""Layered plugin configuration with provenance (HOST-CFG-1..6), as pure functions.
+"""Layered plugin configuration with provenance (HOST-CFG-1..7), as pure functions.
 
 Four layers in increasing precedence: the manifest's ``config.defaults``, the host config
 file's ``config`` entry, the environment, the command line. Each layer is a sequence of
@@ -18,9 +18,9 @@ otherwise it names the segment lower-cased. Values are parsed as JSON when they 
 (``NaN`` and ``Infinity`` do not count) and kept as strings otherwise. Variables are applied
 in order of their names.
 
-Command-line overrides: ``module.key.sub=value``, split at the first ``=``; keys are taken
-exactly as written (so a key containing ``.`` cannot be set this way); the value is parsed
-like an environment value; later overrides win over earlier ones.
+Command-line overrides (HOST-CFG-7): ``module.key.sub=value``, split at the first ``=``; the
+module and the keys are taken exactly as written (so a key containing ``.`` cannot be set this
+way); the value is parsed like an environment value; later overrides win over earlier ones.
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ def setup_order(order: Sequence[str], dependencies: Dependencies,
 def dependents_of(roots: Sequence[str], order: Sequence[str], dependencies: Dependencies) -> Mapping[str, str]:
     """Every plugin that depends, directly or transitively, on one of ``roots`` -> the earliest-loaded such root.
 
-    The roots themselves are not included (unless they depend on another root).
+    A root appears only when it depends on a root (itself, on a cycle); callers drop the roots.
     """
     rank = {name: index for index, name in enumerate(order)}
     causes: dict[str, str] = {}
@@ -158,7 +158,7 @@ def dependents_of(roots: Sequence[str], order: Sequence[str], dependencies: Depe
         while frontier:
             node = frontier.pop()
             for name in order:
-                if node in dependencies.get(name, ()) and name not in causes and name != root:
+                if node in dependencies.get(name, ()) and name not in causes:
                     causes[name] = root
                     frontier.append(name)
     return causes
@@ -229,11 +229,6 @@ class HostPlan:
     blocked: Mapping[str, str] = field(default_factory=dict)
     dependencies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     hooks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-
-    @property
-    def has_errors(self) -> bool:
-        """Whether any problem is an error."""
-        return any(p.severity is Severity.ERROR for p in self.problems)
 
 
 def plan(manifests: Sequence[Manifest], host: HostConfig, environment: Mapping[str, str] = MappingProxyType({}),

@@ -6,7 +6,7 @@ import pytest
 from host_checks import manifest
 
 from reference_impl.errors import MalformedDocument
-from reference_impl.host import HostEngine, HostState, create, run_script, step
+from reference_impl.host import HostEngine, HostState, create, step
 from reference_impl.host_commands import (
     Behaviour,
     Dispatch,
@@ -164,19 +164,22 @@ def test_a_new_load_forgets_everything_before_it() -> None:
     engine = _started()
     engine.apply(OpenConversation(conversation="c"))
     engine.apply(Load(plugins=PLUGINS[:1], host=HostConfig()))
-    assert engine.state.conversations == {}
     assert _events(engine.apply(Start())) == [("set_up", "core"), ("started", "core")]
+    engine.apply(Reload(module_name="core"))
+    [opened] = engine.apply(OpenConversation(conversation="c")).events
+    assert opened.instances == {"core": 2}
 
 
-def test_a_script_gives_the_same_observations_as_stepping_one_command_at_a_time() -> None:
+def test_the_engine_gives_the_same_observations_as_stepping_the_pure_function() -> None:
     script = [Load(plugins=PLUGINS, host=HOST), Start(), Dispatch(hook="before_tool_call", conversation="c"),
               Reload(module_name="notes"), OpenConversation(conversation="d"), ReadConfig(module_name="notes"), Stop()]
     state, stepped = HostState(), []
     for command in script:
         state, observation = step(state, command)
         stepped.append(observation)
-    assert run_script(script) == tuple(stepped)
-    assert run_script(script) == run_script(script)
+    engine, again = create(), create()
+    assert [engine.apply(command) for command in script] == stepped
+    assert [again.apply(command) for command in script] == stepped
 
 
 @pytest.mark.parametrize("command", [

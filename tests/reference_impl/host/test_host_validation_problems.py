@@ -6,11 +6,15 @@ import pytest
 from host_checks import manifest
 
 from reference_impl.catalogue import DuplicateModule
-from reference_impl.host import run_script
+from reference_impl.host import create
 from reference_impl.host_commands import Load, Start
 from reference_impl.lifecycle import dependency_cycles, plan
 from reference_impl.model import HostConfig
 from reference_impl.problems import Origin, Severity, SourceKind
+
+
+def _has_errors(result) -> bool:
+    return any(p.severity is Severity.ERROR for p in result.problems)
 
 
 def _plan(plugins, enabled=None, **host):
@@ -38,7 +42,7 @@ def test_an_enabled_entry_that_is_not_installed_is_a_warning_and_the_others_stil
     assert problem.severity is Severity.WARNING
     assert problem.message == "enabled plugin 'ghost' is not installed; it is skipped"
     assert problem.origin == Origin(kind=SourceKind.HOST_CONFIG, pointer="/enabled/1")
-    assert not result.has_errors
+    assert not _has_errors(result)
 
 
 def test_two_plugins_with_one_module_name_are_refused() -> None:
@@ -152,7 +156,8 @@ def test_every_problem_is_reported_not_only_the_first() -> None:
 
 def test_registration_declares_every_loaded_plugin_and_sets_up_none_before_start() -> None:
     plugins = (manifest("core", builtin=True), manifest("a", deps=["gone"]), manifest("b"))
-    load, start = run_script([Load(plugins=plugins, host=HostConfig(enabled=("a", "b"))), Start()])
+    engine = create()
+    load, start = engine.apply(Load(plugins=plugins, host=HostConfig(enabled=("a", "b")))), engine.apply(Start())
     kinds = [(e.kind.value, e.module_name) for e in load.events]
     assert kinds == [("registered", "core"), ("registered", "a"), ("registered", "b"), ("invalid", "a")]
     assert load.events[-1].reason == "missing-dependency"
@@ -160,5 +165,5 @@ def test_registration_declares_every_loaded_plugin_and_sets_up_none_before_start
 
 
 def test_a_plan_with_only_warnings_has_no_errors() -> None:
-    assert not _plan((manifest("a"),), enabled=("a", "ghost")).has_errors
-    assert _plan((manifest("a", deps=["x"]),)).has_errors
+    assert not _has_errors(_plan((manifest("a"),), enabled=("a", "ghost")))
+    assert _has_errors(_plan((manifest("a", deps=["x"]),)))
