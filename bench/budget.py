@@ -52,9 +52,9 @@ def per_plugin() -> list[tuple[str, int, int, int]]:
     for m in sorted(manifests, key=lambda m: m.module_name):
         if not is_sleep_eligible(m, host.strategy_for(m.module_name), load_semantics()):
             continue
-        full = render_block(m, PluginView(module_name=m.module_name, state=PluginState.ALWAYS_AWAKE))
+        full = render_block(m, PluginView(module_name=m.module_name, state=PluginState.ALWAYS_AWAKE), with_injection=False)
         asleep = render_block(m, PluginView(module_name=m.module_name, state=PluginState.SLEEPING,
-                                            brief_shown=True, methods_shown=False))
+                                            brief_shown=True, methods_shown=False), with_injection=False)
         params = parameters_text({m.module_name: m}, [PluginView(module_name=m.module_name, state=PluginState.ACTIVE)])
         rows.append((m.module_name, tokenizer.count(full), tokenizer.count(asleep), tokenizer.count(params)))
     return rows

@@ -55,9 +55,7 @@ class Engine:
         """Install ``manifests`` under ``host``, with no stored counters."""
         self._catalogue = Catalogue.of(manifests)
         self._cache.clear()  # entries for the old catalogue can never hit again
-        self._hosts.clear()
-        if self._text:
-            self._texts.bind(self._catalogue.manifests)  # every manifest escaped once, here
+        self._hosts = deque([host], maxlen=RECENT_HOSTS)
         self._state = SchedulerState(host=host)
         self._host = HostEngine()
 
@@ -68,35 +66,28 @@ class Engine:
         before = self._state.host
         self._state, observation = step(self._catalogue, self._state, event, self._semantics, cache=self._cache)
         if self._state.host is not before:
-            self._state = self._recent_host(before)
+            self._state = self._recent_host()
         if not self._text:
             return observation
         manifests = self._catalogue.manifests
         if isinstance(observation, RunObservation):
-            return replace(observation, text=render_run(manifests, observation, cache=self._texts))
+            return replace(observation, text=render_run(manifests, observation, self._texts))
         if isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
-            return replace(observation, text=render_reply(manifests, event, observation, cache=self._texts))
+            return replace(observation, text=render_reply(manifests, event, observation))
         return observation
 
-    def _recent_host(self, before: HostConfig) -> SchedulerState:
+    def _recent_host(self) -> SchedulerState:
         """The state with its host config replaced by an equal one seen recently, if any.
 
         The cache is keyed by identity: an equal but new config would miss. Equal configs
         give equal results, so swapping one for the other changes nothing but the cost.
         """
         host = self._state.host
-        if not any(seen is before for seen in self._hosts):
-            self._hosts.append(before)
         for seen in self._hosts:
             if seen == host:
                 return replace(self._state, host=seen)
         self._hosts.append(host)
         return self._state
-
-    @property
-    def semantics(self) -> Semantics:
-        """The semantics every step of this engine runs under."""
-        return self._semantics
 
     @property
     def state(self) -> SchedulerState:

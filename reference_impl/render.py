@@ -11,7 +11,6 @@ normative; this text is checked only for implementations that claim the text pro
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -118,111 +117,72 @@ def _block(escaped: EscapedManifest, view: PluginView, with_injection: bool) -> 
     return _frame(open_tag, hint=hint, injected=injected, methods=escaped.methods)
 
 
-def render_block(manifest: Manifest, view: PluginView, *, with_injection: bool = False) -> str:
+def render_block(manifest: Manifest, view: PluginView, *, with_injection: bool) -> str:
     """One ``<plugin>`` block; ``with_injection`` adds ``<injected_prompt>`` (activation replies)."""
     return _block(escape_manifest(manifest), view, with_injection)
 
 
-def render_runtime_context(manifest: Manifest) -> str:
-    """A ``<plugin_runtime_context>`` block for an injecting awake or active plugin (TXT-BLOCK-6, TXT-LAYOUT-7)."""
-    return escape_manifest(manifest).runtime_context
-
-
 class TextCache:
-    """Rendered blocks of one catalogue, owned by the caller (an Engine) and bounded.
+    """The text of one catalogue's runs, owned by the caller (an Engine) and kept between runs.
 
-    ``render_run`` and ``render_reply`` give the same text with or without one. It holds the
-    manifests it was bound to (compared by identity), each escaped once when bound, and at
-    most ``size`` blocks (default: twice the catalogue, plus 256), least recently used dropped
-    first. A block is keyed by the view it renders and whether the injection text is included:
-    with the catalogue, that is everything a block depends on. In front of that, the blocks of
-    the very view objects seen in earlier runs (the scheduler's cached resting views) are
-    found by identity, each entry holding its view so that an identity cannot be reused;
-    that table is emptied when it outgrows the same bound. Raises ValueError when ``size`` is
-    below 1.
+    ``render_run`` gives the same text with a new TextCache as with one kept since the first
+    run. Bound to a catalogue's manifests (compared by identity), it escapes each manifest
+    once, and keeps the blocks and runtime contexts of the last run it rendered, found again
+    by the identity of their views: the scheduler hands out the same view object for a
+    plugin at rest run after run, and a view is a frozen value, so its block cannot change.
+    Each entry holds its view, so an identity cannot be reused by a new view while the entry
+    lives; holding only the last run bounds the cache by the size of one run.
     """
 
-    def __init__(self, size: int | None = None) -> None:
-        if size is not None and size < 1:
-            raise ValueError(f"a TextCache holds at least one block, not {size}")
-        self._size = size
-        self._limit = 256 if size is None else size
-        self._manifests: Mapping[str, Manifest] | None = None
+    def __init__(self) -> None:
+        self._manifests: Mapping[str, Manifest] = {}
         self._escaped: dict[str, EscapedManifest] = {}
-        self._blocks: OrderedDict[tuple[PluginView, bool], str] = OrderedDict()
-        self._seen: dict[int, tuple[PluginView, str, str | None]] = {}
-        self.hits = 0
-        self.misses = 0
+        self._last: dict[int, tuple[PluginView, str, str | None]] = {}
+        self.hits = self.misses = 0
 
     def bind(self, manifests: Mapping[str, Manifest]) -> None:
         """Hold the text of ``manifests`` (every manifest escaped now, once); forget another catalogue's."""
-        if manifests is self._manifests:
-            return
-        self._manifests = manifests
-        self._escaped = {name: escape_manifest(m) for name, m in manifests.items()}
-        self._blocks.clear()
-        self._seen.clear()
-        self._limit = self._size if self._size is not None else 2 * len(manifests) + 256
-
-    def block(self, manifests: Mapping[str, Manifest], view: PluginView, with_injection: bool) -> str:
-        """The block of ``view`` (a plugin of ``manifests``), from the cache when it has it."""
-        self.bind(manifests)
-        key = (view, with_injection)
-        text = self._blocks.get(key)
-        if text is not None:
-            self.hits += 1
-            self._blocks.move_to_end(key)
-            return text
-        self.misses += 1
-        text = self._blocks[key] = _block(self._escaped[view.module_name], view, with_injection)
-        if len(self._blocks) > self._limit:
-            self._blocks.popitem(last=False)
-        return text
+        if manifests is not self._manifests:
+            self._manifests = manifests
+            self._escaped = {name: escape_manifest(m) for name, m in manifests.items()}
+            self._last = {}
 
     def run_parts(self, manifests: Mapping[str, Manifest], views: Iterable[PluginView]) -> tuple[list[str], list[str]]:
         """The blocks of a run's ``views`` and the runtime contexts of those that inject a prompt."""
         self.bind(manifests)
-        seen, blocks, contexts = self._seen, [], []
+        last, blocks, contexts = self._last, [], []
+        kept: dict[int, tuple[PluginView, str, str | None]] = {}
         for view in views:
-            entry = seen.get(id(view))
-            if entry is None or entry[0] is not view:
-                context = self._escaped[view.module_name].runtime_context if view.injection_called else None
-                if len(seen) >= self._limit:
-                    seen.clear()
-                entry = seen[id(view)] = (view, self.block(manifests, view, False), context)
+            entry = last.get(id(view))
+            if entry is None:
+                self.misses += 1
+                escaped = self._escaped[view.module_name]
+                entry = (view, _block(escaped, view, False), escaped.runtime_context if view.injection_called else None)
             else:
                 self.hits += 1
+            kept[id(view)] = entry
             blocks.append(entry[1])
             if entry[2] is not None:
                 contexts.append(entry[2])
+        self._last = kept
         return blocks, contexts
 
     def __len__(self) -> int:
-        return len(self._blocks)
+        return len(self._last)
 
 
-def render_run(manifests: Mapping[str, Manifest], observation: RunObservation, *, cache: TextCache | None = None) -> str:
+def render_run(manifests: Mapping[str, Manifest], observation: RunObservation, cache: TextCache) -> str:
     """The plugin part of the prompt for one run: blocks, then runtime contexts (TXT-LAYOUT-6, TXT-LAYOUT-7).
 
-    ``cache`` (owned by the caller) only saves work between runs; the text is the same without.
+    ``cache`` is the caller's, kept between runs to save work; a new one gives the same text.
     """
-    views = observation.plugins
-    if cache is None:
-        escaped = {v.module_name: escape_manifest(manifests[v.module_name]) for v in views}
-        blocks = [_block(escaped[v.module_name], v, False) for v in views]
-        contexts = [escaped[v.module_name].runtime_context for v in views if v.injection_called]
-    else:
-        blocks, contexts = cache.run_parts(manifests, views)
+    blocks, contexts = cache.run_parts(manifests, observation.plugins)
     # One join, one allocation: the text of 10,000 plugins is megabytes.
     return "\n\n".join(blocks + contexts)
 
 
-def render_reply(
-    manifests: Mapping[str, Manifest], call: Call, reply: CallObservation, *, cache: TextCache | None = None
-) -> str:
+def render_reply(manifests: Mapping[str, Manifest], call: Call, reply: CallObservation) -> str:
     """The sentence(s) a method call returns to the model (TXT-REPLY-1..6, TXT-LAYOUT-8).
-
-    ``cache`` (owned by the caller) only saves work; the text is the same without.
 
     Raises ValueError for a reply the scheduler never produces (an unknown outcome, or
     ``activated`` without its block).
@@ -232,10 +192,7 @@ def render_reply(
         case OutcomeKind.ACTIVATED:
             if reply.block is None:
                 raise ValueError(f"an activated reply for {m!r} carries no block")
-            if cache is None:
-                block = render_block(manifests[m], reply.block, with_injection=True)
-            else:
-                block = cache.block(manifests, reply.block, True)
+            block = render_block(manifests[m], reply.block, with_injection=True)
             return (
                 f"Plugin `{m}` is now activated for the next {reply.rounds} runs. The full plugin block is "
                 "returned below and is now the source of truth for this capability. Stop here and continue "

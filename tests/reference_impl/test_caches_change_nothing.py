@@ -3,9 +3,10 @@
 Hypothesis builds catalogues (names and briefs with the characters PAS escapes, injecting
 plugins, every eligibility case, adapters) and event sequences (runs in several conversations
 and adapters, activations, extensions, every admin change, restarts) and plays each three
-ways: the pure ``step`` and ``render_*`` with no cache; the same with caches so small that
-they evict at every step; and the Engine, which owns full-size caches. Every state,
-observation and text must be equal.
+ways: the pure ``step`` with no cache and ``render_run`` with a new TextCache every time; the
+same with a LineupCache so small that it evicts at every step and one TextCache kept across
+the whole script; and the Engine, which owns full-size caches. Every state, observation and
+text must be equal.
 """
 
 from __future__ import annotations
@@ -92,9 +93,10 @@ def _play(
 ) -> tuple[SchedulerState, Observation]:
     state, observation = step(catalogue, state, event, SEMANTICS, cache=lineups)
     if isinstance(observation, RunObservation):
-        return state, replace(observation, text=render_run(catalogue.manifests, observation, cache=texts))
+        texts = TextCache() if texts is None else texts
+        return state, replace(observation, text=render_run(catalogue.manifests, observation, texts))
     if isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
-        return state, replace(observation, text=render_reply(catalogue.manifests, event, observation, cache=texts))
+        return state, replace(observation, text=render_reply(catalogue.manifests, event, observation))
     return state, observation
 
 
@@ -113,7 +115,7 @@ def test_every_state_observation_and_text_is_the_same_with_and_without_caches(wo
     catalogue = Catalogue.of(plugins)
     host = HostConfig(enabled=tuple(enabled))
     plain = tiny = SchedulerState(host=host)
-    lineups, texts = LineupCache(size=1), TextCache(size=1)
+    lineups, texts = LineupCache(size=1), TextCache()
     engine = Engine()
     engine.start(plugins, host)
     for event in script:
@@ -145,16 +147,16 @@ def test_a_text_cache_bound_to_another_catalogue_forgets_the_first():
     cache = TextCache()
     run = step(first, SchedulerState(), StartRun(conversation="c"), SEMANTICS)[1]
     assert isinstance(run, RunObservation)
-    assert render_run(first.manifests, run, cache=cache) == render_run(first.manifests, run)
-    assert render_run(second.manifests, run, cache=cache) == render_run(second.manifests, run)
-    assert 'name="B"' in render_run(second.manifests, run, cache=cache)
+    assert render_run(first.manifests, run, cache) == render_run(first.manifests, run, TextCache())
+    assert render_run(second.manifests, run, cache) == render_run(second.manifests, run, TextCache())
+    assert 'name="B"' in render_run(second.manifests, run, cache)
 
 
-def test_a_text_cache_is_bounded():
+def test_a_text_cache_keeps_the_blocks_of_the_last_run_only():
     catalogue = Catalogue.of([Manifest(name=n, module_name=n, version="1", description="d") for n in "abcdef"])
-    cache = TextCache(size=2)
-    run = step(catalogue, SchedulerState(host=HostConfig(enabled=tuple("abcdef"))), StartRun(conversation="c"), SEMANTICS)[1]
-    assert isinstance(run, RunObservation)
-    for _ in range(3):
-        assert render_run(catalogue.manifests, run, cache=cache) == render_run(catalogue.manifests, run)
-        assert len(cache) <= 2
+    cache = TextCache()
+    for enabled in ("abcdef", "ab", "abc"):
+        run = step(catalogue, SchedulerState(host=HostConfig(enabled=tuple(enabled))), StartRun(conversation="c"), SEMANTICS)[1]
+        assert isinstance(run, RunObservation)
+        assert render_run(catalogue.manifests, run, cache) == render_run(catalogue.manifests, run, TextCache())
+        assert len(cache) == len(run.plugins)

@@ -6,7 +6,6 @@ import dataclasses
 import gc
 import weakref
 
-import pytest
 from refimpl_builders import CONV, SEMANTICS, sleeper
 
 from reference_impl.catalogue import Catalogue
@@ -66,9 +65,10 @@ def test_without_a_cache_memo_just_computes():
     assert [memo(None, (), "k", lambda: calls.append(1) or len(calls)) for _ in range(2)] == [1, 2]
 
 
-def test_a_cache_needs_room_for_one_entry():
-    with pytest.raises(ValueError, match="at least one"):
-        LineupCache(size=0)
+def test_a_cache_of_size_zero_keeps_nothing_and_still_answers():
+    cache, anchor, calls = LineupCache(size=0), Anchor(), []
+    assert [cache.get((anchor,), "k", lambda: calls.append(1) or len(calls)) for _ in range(2)] == [1, 2]
+    assert len(cache) == 0
 
 
 def test_the_catalogue_is_a_plain_value_with_no_cache_inside():
