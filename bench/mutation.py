@@ -143,7 +143,7 @@ def collect(workdir: Path) -> dict:
     meta = json.loads((workdir / "meta.json").read_text(encoding="utf-8"))
     tree = workdir / "tree"
     con = sqlite3.connect(workdir / "session.sqlite")
-    on_line = {int(job): n for job, n in meta.get("on_line", {}).items()}
+    on_line = {str(job): n for job, n in meta.get("on_line", {}).items()}  # cosmic-ray job ids are hex strings
     rows = con.execute(
         "select s.job_id, s.module_path, s.operator_name, s.start_pos_row, s.start_pos_col, r.worker_outcome, "
         "r.test_outcome, r.diff, r.output from mutation_specs s left join work_results r using (job_id) "
@@ -157,7 +157,7 @@ def collect(workdir: Path) -> dict:
         code = text[row - 1].strip()
         seen[(module, operator, code)] += 1
         entry = {"module": module, "line": row, "col": col, "operator": operator, "code": code,
-                 "on_line": on_line.get(job, seen[(module, operator, code)]), "diff": diff or "", "output": (output or "")[-400:]}
+                 "on_line": on_line.get(str(job), seen[(module, operator, code)]), "diff": diff or "", "output": (output or "")[-400:]}
         if worker is None:
             entry["result"] = "not-run"
         elif (worker or "").upper() == "NORMAL" and (test or "").upper() == "SURVIVED":

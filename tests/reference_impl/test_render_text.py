@@ -11,12 +11,15 @@ from reference_impl.model import HostConfig, Method, MethodKind, OutcomeKind, Pl
 from reference_impl.render import method_list, render_block, render_reply, render_run
 
 RUN = StartRun(conversation=CONV)
-SLEEPING = PluginView(module_name="w", state=PluginState.SLEEPING, brief_shown=True, methods_shown=False)
-AWAKE = PluginView(module_name="w", state=PluginState.ALWAYS_AWAKE, injection_called=True)
+SLEEPING = PluginView(module_name="w", state=PluginState.SLEEPING, rounds_left=None, hint=False, brief_shown=True,
+                      methods_shown=False, injection_called=False)
+AWAKE = PluginView(module_name="w", state=PluginState.ALWAYS_AWAKE, rounds_left=None, hint=False, brief_shown=False,
+                   methods_shown=True, injection_called=True)
 
 
 def _active(rounds: int) -> PluginView:
-    return PluginView(module_name="w", state=PluginState.ACTIVE, rounds_left=rounds, hint=rounds == 1, injection_called=True)
+    return PluginView(module_name="w", state=PluginState.ACTIVE, rounds_left=rounds, hint=rounds == 1, brief_shown=False,
+                      methods_shown=True, injection_called=True)
 
 
 MANIFESTS = (sleeper("weather", injects_prompt=True), sleeper("draw"), protected("core", builtin=True, injects_prompt=True),
@@ -189,7 +192,7 @@ EXTEND = Extend(conversation=CONV, module_name="weather")
 ])
 def test_each_reply_outcome_has_its_sentence(call, outcome, rounds, sentence):
     """Covers: TXT-REPLY-2, TXT-REPLY-3, TXT-REPLY-4, TXT-REPLY-5."""
-    assert _reply(call, CallObservation(outcome=outcome, module_name="weather", rounds=rounds)) == sentence
+    assert _reply(call, CallObservation(outcome=outcome, module_name="weather", rounds=rounds, ends_step=True)) == sentence
 
 
 def test_the_activated_reply_is_the_sentence_a_blank_line_and_the_block_TXT_REPLY_1():
