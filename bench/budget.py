@@ -45,6 +45,10 @@ def per_plugin() -> list[tuple[str, int, int, int]]:
     from reference_impl.render import render_block
     from reference_impl.semantics import load_semantics
 
+    def view(module_name: str, state: PluginState, *, brief_shown: bool, methods_shown: bool) -> PluginView:
+        return PluginView(module_name=module_name, state=state, rounds_left=None, hint=False, brief_shown=brief_shown,
+                          methods_shown=methods_shown, injection_called=False)
+
     tokenizer = load_tokenizer()
     manifests, _ = load_plugins(EXAMPLE_PLUGINS)
     host, _, _ = load_host(EXAMPLE_HOST)
@@ -52,10 +56,12 @@ def per_plugin() -> list[tuple[str, int, int, int]]:
     for m in sorted(manifests, key=lambda m: m.module_name):
         if not is_sleep_eligible(m, host.strategy_for(m.module_name), load_semantics()):
             continue
-        full = render_block(m, PluginView(module_name=m.module_name, state=PluginState.ALWAYS_AWAKE), with_injection=False)
-        asleep = render_block(m, PluginView(module_name=m.module_name, state=PluginState.SLEEPING,
-                                            brief_shown=True, methods_shown=False), with_injection=False)
-        params = parameters_text({m.module_name: m}, [PluginView(module_name=m.module_name, state=PluginState.ACTIVE)])
+        full = render_block(m, view(m.module_name, PluginState.ALWAYS_AWAKE, brief_shown=False, methods_shown=True),
+                            with_injection=False)
+        asleep = render_block(m, view(m.module_name, PluginState.SLEEPING, brief_shown=True, methods_shown=False),
+                              with_injection=False)
+        params = parameters_text({m.module_name: m}, [view(m.module_name, PluginState.ACTIVE, brief_shown=False,
+                                                           methods_shown=True)])
         rows.append((m.module_name, tokenizer.count(full), tokenizer.count(asleep), tokenizer.count(params)))
     return rows
 

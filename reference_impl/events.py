@@ -2,11 +2,14 @@
 
 The JSON forms are the payloads of the stdio protocol and of scenario expectations: an
 event is ``{"cmd": ..., ...}`` where ``cmd`` is the stdio wire command; an observation is the
-structured, normative view of one step.
+structured, normative view of one step. An implementation reads events and writes observations,
+so only those two directions live here; the runner's side (reading an observation back) is in
+``conformance.adapters.protocol.messages``.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -15,21 +18,19 @@ from reference_impl.errors import MalformedDocument
 from reference_impl.model import AdminOutcome, OutcomeKind, PluginState
 
 
-class _Omitted:
-    """The ``rounds`` argument was left out of the call (not the same as null)."""
+class _Omitted(enum.Enum):
+    """The ``rounds`` argument was left out of the call (not the same as null).
 
-    _instance: ClassVar[_Omitted | None] = None
+    An enum member, so that it stays one object through copy and pickle (``is OMITTED`` holds).
+    """
 
-    def __new__(cls) -> _Omitted:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    OMITTED = "OMITTED"
 
     def __repr__(self) -> str:
         return "OMITTED"
 
 
-OMITTED: Final = _Omitted()
+OMITTED: Final = _Omitted.OMITTED
 
 
 def _conversation_json(conversation: str, adapter: str | None) -> dict[str, Any]:
@@ -202,11 +203,11 @@ class PluginView:
 
     module_name: str
     state: PluginState
-    rounds_left: int | None = None
-    hint: bool = False
-    brief_shown: bool = False
-    methods_shown: bool = True
-    injection_called: bool = False
+    rounds_left: int | None
+    hint: bool
+    brief_shown: bool
+    methods_shown: bool
+    injection_called: bool
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -218,14 +219,6 @@ class PluginView:
             "methods_shown": self.methods_shown,
             "injection_called": self.injection_called,
         }
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> PluginView:
-        """Build a view from its JSON form; raises MalformedDocument on a wrong shape."""
-        try:
-            return cls(**{**doc, "state": PluginState(doc["state"])})
-        except (KeyError, TypeError, ValueError) as error:
-            raise MalformedDocument(field="", reason=f"is not a plugin view: {error}") from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -252,8 +245,8 @@ class CallObservation:
 
     outcome: OutcomeKind
     module_name: str
+    ends_step: bool
     rounds: int | None = None
-    ends_step: bool = False
     block: PluginView | None = None
     text: str | None = None
 
@@ -286,31 +279,3 @@ class AdminObservation:
 
 Observation = RunObservation | CallObservation | AdminObservation
 
-
-def _plugin_view(doc: Any) -> PluginView:
-    if not isinstance(doc, Mapping):
-        raise MalformedDocument(field="", reason="a plugin view must be an object")
-    return PluginView.from_json(doc)
-
-
-def observation_from_json(cmd: str, doc: Mapping[str, Any]) -> Observation:
-    """The observation answering the event ``cmd``, from its JSON form.
-
-    Raises MalformedDocument when ``doc`` does not have that observation's shape.
-    """
-    try:
-        if cmd == StartRun.cmd:
-            plugins = doc["plugins"]
-            if not isinstance(plugins, list):
-                raise TypeError("'plugins' must be a list")
-            return RunObservation(plugins=tuple(_plugin_view(v) for v in plugins), text=doc.get("text"))
-        if cmd in (Activate.cmd, Extend.cmd):
-            block = doc.get("block")
-            return CallObservation(
-                outcome=OutcomeKind(doc["outcome"]), module_name=doc["module_name"], rounds=doc.get("rounds"),
-                ends_step=doc.get("ends_step", False), block=None if block is None else _plugin_view(block),
-                text=doc.get("text"),
-            )
-        return AdminObservation(outcome=AdminOutcome(doc["outcome"]), reason=doc.get("reason", ""))
-    except (KeyError, TypeError, ValueError) as error:
-        raise MalformedDocument(field="result", reason=f"is not a {cmd!r} observation: {error}") from None

@@ -136,8 +136,10 @@ def command_from_json(doc: Mapping[str, JSON]) -> HostCommand:
         raise MalformedDocument(field="cmd", reason=f"must be one of {', '.join(COMMAND_TYPES)}, not {cmd!r}")
     if command_type is Load:
         return Load.from_json(doc)
+    fields = dict(doc)
+    del fields["cmd"]
     try:
-        return command_type(**{k: v for k, v in doc.items() if k != "cmd"})
+        return command_type(**fields)
     except TypeError as error:
         raise MalformedDocument(field="", reason=f"is not a valid {cmd!r} command: {error}") from None
 

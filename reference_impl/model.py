@@ -88,6 +88,11 @@ def _type_names(kind: type | tuple[type, ...]) -> str:
     return " or ".join(t.__name__ for t in _as_tuple(kind))
 
 
+def _present(doc: Mapping[str, JSON], kinds: Mapping[str, type]) -> dict[str, Any]:
+    """The fields of ``kinds`` that ``doc`` gives, type-checked; an absent one keeps the dataclass default."""
+    return {key: _field(doc, key, kind) for key, kind in kinds.items() if key in doc}
+
+
 def _strings(doc: Mapping[str, JSON], key: str) -> tuple[str, ...]:
     values = _field(doc, key, list, [])
     if not all(isinstance(v, str) for v in values):
@@ -211,19 +216,15 @@ class Manifest:
             module_name=_field(doc, "module_name", str),
             version=_field(doc, "version", str, "0.0.0"),
             description=_field(doc, "description", str, ""),
-            author=_field(doc, "author", str, ""),
-            url=_field(doc, "url", str, ""),
             dependencies=_strings(doc, "dependencies"),
             config_defaults=_field(config, "defaults", dict, {}),
             config_schema=_field(config, "schema", dict, None),
             methods=tuple(Method.from_json(m) for m in methods),
-            injects_prompt=_field(doc, "injects_prompt", bool, False),
             hooks=_strings(doc, "hooks"),
-            builtin=_field(doc, "builtin", bool, False),
             support_adapter=_strings(doc, "support_adapter"),
             allow_sleep=allow_sleep,
-            sleep_brief=_field(doc, "sleep_brief", str, ""),
             extensions={k: v for k, v in doc.items() if k.startswith("x-")},
+            **_present(doc, {"author": str, "url": str, "injects_prompt": bool, "builtin": bool, "sleep_brief": str}),
         )
 
 
@@ -267,8 +268,8 @@ class HostConfig:
             enabled=_strings(doc, "enabled"),
             disabled=frozenset(_strings(doc, "disabled")),
             strategies={m: _enum(Strategy, s, f"strategies/{m}") for m, s in strategies.items()},
-            scheduler_enabled=_field(doc, "scheduler_enabled", bool, True),
             config=config,
+            **_present(doc, {"scheduler_enabled": bool}),
         )
 
 

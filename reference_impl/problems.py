@@ -69,11 +69,6 @@ class Origin:
         """Return the wire form ``{"kind", "name", "pointer"}``."""
         return {"kind": self.kind.value, "name": self.name, "pointer": self.pointer}
 
-    @classmethod
-    def from_json(cls, doc: Any) -> Origin:
-        """Build from the wire form; raises KeyError or ValueError on a wrong shape."""
-        return cls(kind=SourceKind(doc["kind"]), name=doc.get("name", ""), pointer=doc.get("pointer", ""))
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Problem:
@@ -110,13 +105,6 @@ class Problem:
         """Return the host protocol's form (``host_problem`` in protocol/common.schema.yaml)."""
         return {"code": self.code, "severity": self.severity.value, "message": self.message,
                 "plugins": list(self.plugins), "origin": self.origin.to_json() if self.origin else None}
-
-    @classmethod
-    def from_host_json(cls, doc: Any) -> Problem:
-        """Build from the host protocol's form; raises KeyError, TypeError or ValueError on a wrong shape."""
-        origin = doc.get("origin")
-        return cls(code=doc["code"], message=doc["message"], severity=Severity(doc["severity"]),
-                   plugins=tuple(doc["plugins"]), origin=None if origin is None else Origin.from_json(origin))
 
 
 def pointer_join(pointer: str, key: str | int) -> str:

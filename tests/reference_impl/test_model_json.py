@@ -7,6 +7,7 @@ import json
 import pytest
 from refimpl_builders import SEMANTICS, protected, sleeper
 
+from conformance.adapters.protocol.messages import observation_from_json
 from reference_impl.errors import MalformedDocument, PasError
 from reference_impl.events import (
     OMITTED,
@@ -16,6 +17,7 @@ from reference_impl.events import (
     Extend,
     PluginView,
     Restart,
+    RunObservation,
     SetScheduler,
     SetStrategy,
     StartRun,
@@ -74,10 +76,13 @@ def test_an_empty_host_config_means_no_plugins_and_the_scheduler_on():
 
 
 def test_implementation_info_and_plugin_views_survive_both_ways():
+    """A view is read back on the runner's side of the wire (conformance.adapters.protocol.messages)."""
     info = ImplementationInfo(name="x", version="1", language="go", profiles=("activation",))
     assert ImplementationInfo.from_json(info.to_json()) == info
-    view = PluginView(module_name="w", state=PluginState.ACTIVE, rounds_left=2, injection_called=True)
-    assert PluginView.from_json(view.to_json()) == view
+    view = PluginView(module_name="w", state=PluginState.ACTIVE, rounds_left=2, hint=False, brief_shown=False,
+                      methods_shown=True, injection_called=True)
+    run = RunObservation(plugins=(view,))
+    assert observation_from_json("run", json.loads(json.dumps(run.to_json()))) == run
 
 
 EVENTS = [

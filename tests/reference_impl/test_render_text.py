@@ -12,8 +12,10 @@ from reference_impl.render import TextCache, method_list, render_reply, render_r
 from reference_impl.render import render_block as _render_block
 
 RUN = StartRun(conversation=CONV)
-SLEEPING = PluginView(module_name="w", state=PluginState.SLEEPING, brief_shown=True, methods_shown=False)
-AWAKE = PluginView(module_name="w", state=PluginState.ALWAYS_AWAKE, injection_called=True)
+SLEEPING = PluginView(module_name="w", state=PluginState.SLEEPING, rounds_left=None, hint=False, brief_shown=True,
+                      methods_shown=False, injection_called=False)
+AWAKE = PluginView(module_name="w", state=PluginState.ALWAYS_AWAKE, rounds_left=None, hint=False, brief_shown=False,
+                   methods_shown=True, injection_called=True)
 
 
 def render_block(manifest: Manifest, view: PluginView, *, with_injection: bool = False) -> str:
@@ -21,7 +23,8 @@ def render_block(manifest: Manifest, view: PluginView, *, with_injection: bool =
 
 
 def _active(rounds: int) -> PluginView:
-    return PluginView(module_name="w", state=PluginState.ACTIVE, rounds_left=rounds, hint=rounds == 1, injection_called=True)
+    return PluginView(module_name="w", state=PluginState.ACTIVE, rounds_left=rounds, hint=rounds == 1, brief_shown=False,
+                      methods_shown=True, injection_called=True)
 
 
 MANIFESTS = (sleeper("weather", injects_prompt=True), sleeper("draw"), protected("core", builtin=True, injects_prompt=True),
@@ -194,7 +197,7 @@ EXTEND = Extend(conversation=CONV, module_name="weather")
 ])
 def test_each_reply_outcome_has_its_sentence(call, outcome, rounds, sentence):
     """Covers: TXT-REPLY-2, TXT-REPLY-3, TXT-REPLY-4, TXT-REPLY-5."""
-    assert _reply(call, CallObservation(outcome=outcome, module_name="weather", rounds=rounds)) == sentence
+    assert _reply(call, CallObservation(outcome=outcome, module_name="weather", rounds=rounds, ends_step=True)) == sentence
 
 
 def test_the_activated_reply_is_the_sentence_a_blank_line_and_the_block_TXT_REPLY_1():

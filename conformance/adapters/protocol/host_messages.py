@@ -18,7 +18,7 @@ from reference_impl.errors import MalformedDocument
 from reference_impl.host import EventKind, HostObservation, LifecycleEvent
 from reference_impl.host_commands import COMMAND_TYPES, HostCommand, command_from_json, command_to_json
 from reference_impl.host_config import Layer, MergedConfig, Provenance, freeze
-from reference_impl.problems import Origin, Problem, SourceKind
+from reference_impl.problems import Origin, Problem, Severity, SourceKind
 
 # ------------------------------------------------------------------ requests
 
@@ -73,7 +73,7 @@ class HostRequest:
 def _origin(doc: Any, layer: Layer | None = None) -> Origin | None:
     """An origin from its JSON (None when absent); for a provenance without one, the layer's own kind."""
     if isinstance(doc, Mapping):
-        return Origin.from_json(doc)
+        return Origin(kind=SourceKind(doc["kind"]), name=doc.get("name", ""), pointer=doc.get("pointer", ""))
     if layer is None:
         return None
     kinds = {Layer.DEFAULTS: SourceKind.MANIFEST, Layer.FILE: SourceKind.HOST_CONFIG,
@@ -87,6 +87,12 @@ def _lifecycle_event(doc: Mapping[str, Any]) -> LifecycleEvent:
                           hook=doc.get("hook", ""), conversation=doc.get("conversation", ""),
                           generation=doc.get("generation"), cause=doc.get("cause", ""), reason=doc.get("reason", ""),
                           instances=None if instances is None else dict(instances))
+
+
+def _problem(doc: Mapping[str, Any]) -> Problem:
+    """A problem from the host protocol's form (``host_problem``, the inverse of Problem.to_host_json)."""
+    return Problem(code=doc["code"], message=doc["message"], severity=Severity(doc["severity"]),
+                   plugins=tuple(doc["plugins"]), origin=_origin(doc.get("origin")))
 
 
 def _provenance(doc: Mapping[str, Any]) -> Provenance:
@@ -105,7 +111,7 @@ def host_observation_from_json(doc: Mapping[str, Any]) -> HostObservation:
             config = MergedConfig(value=freeze(dict(doc["config"])), provenance=provenance)
         orders = {key: tuple(doc[key]) for key in ("load_order", "setup_order") if key in doc}
         return HostObservation(events=tuple(_lifecycle_event(e) for e in doc["events"]),
-                               problems=tuple(Problem.from_host_json(p) for p in doc["problems"]), config=config, **orders)
+                               problems=tuple(_problem(p) for p in doc["problems"]), config=config, **orders)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise MalformedDocument(field="result", reason=f"is not a host observation: {error!r}") from None
 

@@ -26,8 +26,20 @@ from conformance.adapters.protocol.wire import (
     schema_name,
 )
 from reference_impl.errors import MalformedDocument
-from reference_impl.events import EVENT_TYPES, Event, Observation, event_from_json, observation_from_json
-from reference_impl.model import HostConfig, ImplementationInfo, Manifest
+from reference_impl.events import (
+    EVENT_TYPES,
+    Activate,
+    AdminObservation,
+    CallObservation,
+    Event,
+    Extend,
+    Observation,
+    PluginView,
+    RunObservation,
+    StartRun,
+    event_from_json,
+)
+from reference_impl.model import AdminOutcome, HostConfig, ImplementationInfo, Manifest, OutcomeKind, PluginState
 
 # ------------------------------------------------------------------ requests
 
@@ -211,6 +223,38 @@ class ObservationResponse:
     def read_observation(cls, cmd: str, result: Mapping[str, Any]) -> Any:
         """The observation in a ``result``: an event's (reference_impl.events); raises MalformedDocument."""
         return observation_from_json(cmd, result)
+
+
+def _plugin_view(doc: Any) -> PluginView:
+    if not isinstance(doc, Mapping):
+        raise MalformedDocument(field="", reason="a plugin view must be an object")
+    try:
+        return PluginView(**{**doc, "state": PluginState(doc["state"])})
+    except (KeyError, TypeError, ValueError) as error:
+        raise MalformedDocument(field="", reason=f"is not a plugin view: {error}") from None
+
+
+def observation_from_json(cmd: str, doc: Mapping[str, Any]) -> Observation:
+    """The observation answering the event ``cmd``, from its JSON form (the runner's side of the wire).
+
+    Raises MalformedDocument when ``doc`` does not have that observation's shape.
+    """
+    try:
+        if cmd == StartRun.cmd:
+            plugins = doc["plugins"]
+            if not isinstance(plugins, list):
+                raise TypeError("'plugins' must be a list")
+            return RunObservation(plugins=tuple(_plugin_view(v) for v in plugins), text=doc.get("text"))
+        if cmd in (Activate.cmd, Extend.cmd):
+            block = doc.get("block")
+            return CallObservation(
+                outcome=OutcomeKind(doc["outcome"]), module_name=doc["module_name"], rounds=doc.get("rounds"),
+                ends_step=doc.get("ends_step", False), block=None if block is None else _plugin_view(block),
+                text=doc.get("text"),
+            )
+        return AdminObservation(outcome=AdminOutcome(doc["outcome"]), reason=doc.get("reason", ""))
+    except (KeyError, TypeError, ValueError) as error:
+        raise MalformedDocument(field="result", reason=f"is not a {cmd!r} observation: {error}") from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -42,7 +42,8 @@ def test_the_engine_methods_have_the_protocol_signatures(name):
 
 
 def test_observations_are_converted_with_to_json_and_mappings_pass_through():
-    run = RunObservation(plugins=(PluginView(module_name="a", state=PluginState.ALWAYS_AWAKE),))
+    run = RunObservation(plugins=(PluginView(module_name="a", state=PluginState.ALWAYS_AWAKE, rounds_left=None,
+                                        hint=False, brief_shown=False, methods_shown=True, injection_called=False),))
     assert observation_json(run) == run.to_json()
     assert observation_json(AdminObservation(outcome=AdminOutcome.APPLIED)) == {"outcome": "applied"}
     assert observation_json({"outcome": "applied"}) == {"outcome": "applied"}

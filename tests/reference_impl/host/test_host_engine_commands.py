@@ -193,10 +193,18 @@ def test_every_command_survives_a_round_trip_through_its_wire_form(command) -> N
 
 
 @pytest.mark.parametrize("doc", [{"cmd": "explode"}, {"cmd": "start"}, {"cmd": "host-reload"},
-                                 {"cmd": "host-reload", "module": "x"}, []])
+                                 {"cmd": "host-reload", "module": "x"}, {"cmd": "host-stop", "aardvark": 1}, []])
 def test_a_malformed_command_document_is_refused_naming_the_problem(doc) -> None:
     with pytest.raises(MalformedDocument):
         command_from_json(doc)
+
+
+@pytest.mark.parametrize("doc", [{"setup_fails": "notes"}, {"hook_raises": ["notes"]},
+                                 {"setup_fails": "notes", "hook_raises": ["notes"]}],
+                         ids=["fails-not-a-list", "raises-not-a-mapping", "both"])
+def test_a_behaviour_of_the_wrong_shape_is_a_malformed_document(doc) -> None:
+    with pytest.raises(MalformedDocument, match="behaviour"):
+        Behaviour.from_json(doc)
 
 
 def test_observations_serialise_events_without_empty_fields() -> None:

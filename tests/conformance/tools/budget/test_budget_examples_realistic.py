@@ -26,9 +26,12 @@ def test_the_example_set_loads_and_has_sleepers():
 
 @pytest.mark.parametrize("manifest", SLEEPERS, ids=lambda m: m.module_name)
 def test_a_sleepers_full_block_is_at_least_three_times_its_sleeping_block(manifest):
-    full = render_block(manifest, PluginView(module_name=manifest.module_name, state=PluginState.ALWAYS_AWAKE), with_injection=False)
+    full = render_block(manifest, PluginView(module_name=manifest.module_name, state=PluginState.ALWAYS_AWAKE,
+                                             rounds_left=None, hint=False, brief_shown=False, methods_shown=True,
+                                             injection_called=False), with_injection=False)
     asleep = render_block(manifest, PluginView(module_name=manifest.module_name, state=PluginState.SLEEPING,
-                                               brief_shown=True, methods_shown=False), with_injection=False)
+                                               rounds_left=None, hint=False, brief_shown=True, methods_shown=False,
+                                               injection_called=False), with_injection=False)
     assert len(full) >= 3 * len(asleep), (len(full), len(asleep))
 
 

@@ -109,8 +109,9 @@ def test_parameters_text_has_one_line_per_shown_method_with_parameters():
 
     doc = manifest("alpha", sleeps=True, methods=3)
     manifests = {"alpha": Manifest.from_json(doc)}
-    awake = PluginView(module_name="alpha", state=PluginState.ALWAYS_AWAKE)
-    asleep = PluginView(module_name="alpha", state=PluginState.SLEEPING, methods_shown=False)
+    awake = PluginView(module_name="alpha", state=PluginState.ALWAYS_AWAKE, rounds_left=None, hint=False, brief_shown=False, methods_shown=True, injection_called=False)
+    asleep = PluginView(module_name="alpha", state=PluginState.SLEEPING, rounds_left=None, hint=False, brief_shown=False,
+                        methods_shown=False, injection_called=False)
     assert len(parameters_text(manifests, [awake]).splitlines()) == 3
     assert parameters_text(manifests, [asleep]) == ""
 
