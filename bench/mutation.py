@@ -28,9 +28,10 @@ What counts:
   other nine break the same expression the same way;
 - surviving mutants are explained in bench/mutation-equivalents/<module>.yaml (module, operator, the source
   line, why), each of one kind: ``equivalent`` (no input can tell it from the original),
-  ``unobservable`` (a difference the suite cannot see by design: a property of the Python value
-  such as frozen or keyword-only, or code that ``pas run`` in-process never calls, such as the wire
-  parsers, which only the stdio protocol uses), or ``unstated`` (a behaviour no requirement states,
+  ``unobservable`` (a difference no scenario can express by design: a property of the Python value
+  such as frozen or keyword-only; the wording of a message where scenarios compare codes; an error
+  path behind a schema check, such as a malformed request the runner never sends; each names the
+  pytest test that kills it where there is one), or ``unstated`` (a behaviour no requirement states,
   so no scenario may pin it; still counted against the score). ``not run``: mutants a stopped
   session did not reach.
 Exit status: 0 when every mutant run was killed, equivalent or unobservable, 1 otherwise, 2 when the unmutated
