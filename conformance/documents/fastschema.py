@@ -359,9 +359,9 @@ def _string(schema: dict[str, Any]) -> Check | None:
     first string it sees (it may import jsonschema)."""
     if not {"minLength", "maxLength", "pattern", "format"}.intersection(schema):
         return None
-    shortest, longest, pattern = schema.get("minLength", 0), schema.get("maxLength"), schema.get("pattern")
-    has_pattern, fmt = "pattern" in schema, schema.get("format") if "format" in schema else None
-    has_format = "format" in schema
+    shortest, longest = schema.get("minLength", 0), schema.get("maxLength")
+    has_pattern, has_format = "pattern" in schema, "format" in schema
+    pattern, fmt = schema.get("pattern", ""), schema.get("format", "")
 
     def check(instance: str) -> bool:
         if not shortest <= len(instance) <= (len(instance) if longest is None else longest):
