@@ -9,7 +9,7 @@ only ever talks to an :class:`Adapter`, which turns both into JSON observations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from reference_impl.errors import PasError
@@ -106,7 +106,7 @@ class Adapter(Protocol):
 
 
 def stream(adapter: Adapter, events: Iterable[Event | HostCommand], *,
-           start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Iterator[dict[str, Any] | None]:
+           start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
     """``adapter.start(*start)`` (yielding None), then ``adapter.send(event)`` for each event, yielding its JSON.
 
     An adapter with a ``stream`` method of its own (the stdio adapter: it writes requests ahead

@@ -31,7 +31,6 @@ from reference_impl.events import Observation
 from reference_impl.host import HostObservation
 from reference_impl.model import ImplementationInfo
 
-
 #: The requests the reference takes ahead (its hello's ``pipeline_depth``): it reads whatever has
 #: arrived and answers in order, so any depth would do; 1 makes it strictly in turn.
 PIPELINE_DEPTH = 64

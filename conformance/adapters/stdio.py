@@ -10,13 +10,16 @@ id, a schema-invalid or ``ok: false`` answer) into
 its process group and every descendant (:mod:`conformance.adapters.child`,
 :mod:`conformance.adapters.reaper`). The pipes are driven from the caller's thread with
 deadlines, so a silent, flooding or non-reading implementation can never block the runner.
+To an implementation whose hello announces a ``pipeline_depth``, :meth:`StdioAdapter.stream`
+writes a scenario's requests ahead of their answers (docs/protocol.md, "Pipelining").
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, cast
 
 from conformance.adapters import protocol
@@ -132,7 +135,7 @@ class StdioAdapter:
         return result
 
     def stream(self, events: Iterable[Event | HostCommand], *,
-               start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Iterator[dict[str, Any] | None]:
+               start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
         """``start`` (yielding None once it is answered), then each event's observation JSON, in order.
 
         The same requests and checks as start() and send() one by one; raises ImplementationFailed
@@ -157,16 +160,16 @@ class StdioAdapter:
         for event in events:
             if not is_host_command(event) and start is None and not self._started:
                 raise ImplementationFailed(reason="no scenario started", detail="call start() first, again after a failure")
-            makers.append(lambda request_id, event=event: protocol.request_for(request_id, event))
+            makers.append(functools.partial(protocol.request_for, event=event))
         yield from self._pipelined(makers)
 
-    def _pipelined(self, makers: deque[Callable[[int], Any]]) -> Iterator[dict[str, Any] | None]:
+    def _pipelined(self, makers: deque[Callable[[int], Any]]) -> Generator[dict[str, Any] | None]:
         """Write the requests ``makers`` make (given their ids) up to the depth ahead; yield their answers in turn."""
         process = self._spawn()
         written: deque[Any] = deque()
         try:
             while makers or written:
-                batch = []
+                batch: list[Any] = []
                 while makers and len(written) + len(batch) + len(self._dropped) < self._depth:
                     batch.append(makers.popleft()(process.next_id + len(batch)))
                 if batch:
