@@ -4,16 +4,18 @@
 
 A is ``pas fuzz --impl reference`` (the reference against itself, in-process); B is the same
 search with the implementation behind the stdio protocol
-(``cmd:python -m conformance serve-reference``, one process for the whole run). Both use
-the same seed, so they generate the same cases and send the same steps; A and B run in
-turn, A B A B ..., so that a drift in the machine's speed hits both alike. A step is one
-event sent to the implementation (and to the reference beside it), generation included.
+(``cmd:python -m conformance serve-reference``, one process for the whole run; it announces a
+``pipeline_depth``, so each case's requests are written ahead); C is B strictly in turn
+(``serve-reference --pipeline-depth 1``). All use the same seed, so they generate the same
+cases and send the same steps; they run in turn, A B C A B C ..., so that a drift in the
+machine's speed hits all alike. A step is one event sent to the implementation (and to the
+reference beside it), generation included.
 
 The fuzzer cannot go faster than the implementation it drives: *excluding the
 implementation* divides the steps by the run's time minus the time spent inside the
-adapter's ``start`` and ``send`` (for stdio: the round trip, the other process included),
-which is what the fuzzer itself (generation, the reference beside it, the comparison)
-sustains. *Per CPU second* divides by the CPU seconds of both processes (this one and,
+adapter's ``start`` and ``send``, or waiting for each answer of its ``stream`` (for stdio:
+the round trip, the other process included), which is what the fuzzer itself (generation,
+the reference beside it, the comparison) sustains. *Per CPU second* divides by the CPU seconds of both processes (this one and,
 over stdio, the implementation's, read from /proc): on a machine shared with other work
 the wall rate measures the share of a core the run got, the CPU rate the work per step.
 Goals: 10,000 steps/s in-process, 3,000 over stdio. A script, not a test:
@@ -32,17 +34,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from conformance.adapters.implementation import stream
 from conformance.adapters.inprocess import reference_adapter
 from conformance.adapters.select import adapter_for
 from conformance.fuzz.search import FuzzOptions, fuzz
 
 STDIO = f"cmd:{sys.executable} -m conformance serve-reference"
-GOALS = {"in-process": 10_000.0, "over stdio": 3_000.0}
+GOALS = {"in-process": 10_000.0, "over stdio": 3_000.0, "stdio in turn": 3_000.0}
 SEED = 20240601
 
 
 class _Timed:
-    """An adapter wrapper that adds up the seconds spent inside the implementation's start and send."""
+    """An adapter wrapper that adds up the seconds spent inside the implementation's start, send and stream."""
 
     def __init__(self, adapter: Any) -> None:
         self.adapter, self.inside = adapter, 0.0
@@ -60,6 +63,22 @@ class _Timed:
             return self.adapter.send(event)
         finally:
             self.inside += time.perf_counter() - began
+
+    def stream(self, events, *, start=None):
+        """The adapter's stream (or start and send in turn), timing each answer's wait."""
+        answers = stream(self.adapter, events, start=start)
+        try:
+            while True:
+                began = time.perf_counter()
+                try:
+                    answer = next(answers)
+                except StopIteration:
+                    return
+                finally:
+                    self.inside += time.perf_counter() - began
+                yield answer
+        finally:
+            answers.close()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.adapter, name)
@@ -107,7 +126,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.examples, args.runs = 100, 3
-    sides = {"in-process": reference_adapter, "over stdio": lambda: adapter_for(STDIO)}
+    sides = {"in-process": reference_adapter, "over stdio": lambda: adapter_for(STDIO),
+             "stdio in turn": lambda: adapter_for(f"{STDIO} --pipeline-depth 1")}
     for make in sides.values():
         _measure(make, 20)  # warm-up: imports, caches, .pyc files
     rows = ("wall", "per CPU second", "excluding the impl")
@@ -120,8 +140,9 @@ def main() -> None:
     for side in sides:
         for row in rows:
             print(_row(f"fuzz {side}, {row}", rates[side, row]))
-    ratios = [a / b for a, b in zip(rates["in-process", "wall"], rates["over stdio", "wall"])]
-    print(f"{'in-process / stdio (wall)':36} min {min(ratios):6.2f}x   median {statistics.median(ratios):6.2f}x")
+    for side in ("over stdio", "stdio in turn"):
+        ratios = [a / b for a, b in zip(rates["in-process", "wall"], rates[side, "wall"])]
+        print(f"{f'in-process / {side} (wall)':40} min {min(ratios):6.2f}x   median {statistics.median(ratios):6.2f}x")
     print(f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     for side, goal in GOALS.items():
         wall, cpu = (statistics.median(rates[side, row]) for row in rows[:2])

@@ -44,7 +44,8 @@ class Recipe:
 #: Quick arguments of scripts without a ``--quick`` option (or that need more than it).
 QUICK: dict[str, Recipe] = {
     "validate": Recipe(args=("--sizes", "1,1000", "--runs", "3")),
-    "suite": Recipe(args=("--runs", "3", "--no-js")),
+    "suite": Recipe(args=("--runs", "5"), timeout=300.0),
+    "xdist": Recipe(args=("--quick",), timeout=600.0),
     "scheduler": Recipe(args=("--sizes", "10,100,1000,10000", "--min-time", "0.1")),
     "budget": Recipe(args=()),
     "budget_accuracy": Recipe(args=()),

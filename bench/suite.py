@@ -7,10 +7,13 @@ machine's speed hits both alike:
 
 - the reference: ``python -m conformance run`` (in-process) against
   ``python -m conformance run --impl 'cmd:python -m conformance serve-reference'`` (the same
-  reference behind the JSON-lines stdio protocol);
+  reference behind the JSON-lines stdio protocol; it announces a ``pipeline_depth``, so the
+  runner writes each scenario's requests ahead);
+- the reference strictly in turn: the same with ``serve-reference --pipeline-depth 1`` (one
+  request, its answer, the next: what an implementation that announces nothing gets);
 - the JavaScript example (needs ``node``; skipped without it): ``... run --profile activation
   --profile text`` in-process against ``... --impl 'cmd:node examples/js-scheduler/server.js'``
-  with the same profiles (the two it claims).
+  with the same profiles (the two it claims; it announces a ``pipeline_depth`` too).
 
 For each command the script prints its minimum and median wall time, then the stdio /
 in-process ratio, pair by pair (min and median) against the goal (at most 1.5x). Both are whole
@@ -38,8 +41,10 @@ ROOT = Path(__file__).resolve().parents[1]
 GOAL = 1.5  # stdio / in-process, wall time of the whole suite
 RUN = [sys.executable, "-m", "conformance", "run"]
 JS_PROFILES = ["--profile", "activation", "--profile", "text"]
+SERVE = f"cmd:{sys.executable} -m conformance serve-reference"
 PAIRS = {  # name: (in-process, over stdio)
-    "reference": (RUN, [*RUN, "--impl", f"cmd:{sys.executable} -m conformance serve-reference"]),
+    "reference": (RUN, [*RUN, "--impl", SERVE]),
+    "reference, strictly in turn": (RUN, [*RUN, "--impl", f"{SERVE} --pipeline-depth 1"]),
     "javascript": ([*RUN, *JS_PROFILES], [*RUN, "--impl", "cmd:node examples/js-scheduler/server.js", *JS_PROFILES]),
 }
 

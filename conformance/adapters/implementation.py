@@ -9,7 +9,7 @@ only ever talks to an :class:`Adapter`, which turns both into JSON observations.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from reference_impl.errors import PasError
@@ -103,3 +103,22 @@ class Adapter(Protocol):
     def close(self) -> None:
         """Say goodbye and release every resource (idempotent)."""
         ...
+
+
+def stream(adapter: Adapter, events: Iterable[Event | HostCommand], *,
+           start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
+    """``adapter.start(*start)`` (yielding None), then ``adapter.send(event)`` for each event, yielding its JSON.
+
+    An adapter with a ``stream`` method of its own (the stdio adapter: it writes requests ahead
+    to an implementation that takes them) is used through it; either way the caller may stop
+    early. Raises what start and send raise.
+    """
+    own = getattr(adapter, "stream", None)
+    if own is not None:
+        yield from own(events, start=start)
+        return
+    if start is not None:
+        adapter.start(*start)
+        yield None
+    for event in events:
+        yield adapter.send(event)

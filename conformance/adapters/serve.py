@@ -10,6 +10,7 @@ one JSON object per line from stdin, answer each with exactly one JSON line on s
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from conformance.adapters import protocol
@@ -30,12 +31,21 @@ from reference_impl.events import Observation
 from reference_impl.host import HostObservation
 from reference_impl.model import ImplementationInfo
 
+#: The requests the reference takes ahead (its hello's ``pipeline_depth``): it reads whatever has
+#: arrived and answers in order, so any depth would do; 1 makes it strictly in turn.
+PIPELINE_DEPTH = 64
+_CHUNK = 65536
+
 
 class Session:
-    """One implementation process: the handshake state and the engine it drives."""
+    """One implementation process: the handshake state and the engine it drives.
 
-    def __init__(self, *, text: bool = True) -> None:
+    ``pipeline_depth`` is announced in the hello answer (see :data:`PIPELINE_DEPTH`).
+    """
+
+    def __init__(self, *, text: bool = True, pipeline_depth: int = PIPELINE_DEPTH) -> None:
         self.engine = Engine(text=text)
+        self.pipeline_depth = pipeline_depth
         # --no-text keeps its documented meaning: an implementation claiming only activation.
         profiles = Engine.info.profiles if text else ("activation",)
         self.info = ImplementationInfo(name=Engine.info.name, version=Engine.info.version,
@@ -69,7 +79,7 @@ class Session:
                                f"this implementation speaks protocol version {PROTOCOL_VERSION}, "
                                f"not {request.protocol_version}")
             self.greeted = True
-            return HelloResponse(id=request.id, info=self.info)
+            return HelloResponse(id=request.id, info=self.info, pipeline_depth=self.pipeline_depth)
         if not self.greeted:
             raise _Refused("out-of-order", "send 'hello' first")
         if isinstance(request, HostRequest):  # host-load begins a host scenario: no start
@@ -128,14 +138,42 @@ def _read_request(doc: Any, line: bytes | None, checked: CheckedBodies) -> proto
         raise _Refused("invalid-request", str(error)) from None
 
 
-def serve(stdin: BinaryIO, stdout: BinaryIO, *, text: bool = True) -> int:
-    """Answer requests from ``stdin`` on ``stdout`` until ``bye`` or end of input; returns 0."""
-    session = Session(text=text)
-    for line in stdin:
-        if not line.strip():
-            continue
-        stdout.write(encode(session.answer(line)))
-        stdout.flush()
+def _batches(stdin: Iterable[bytes]) -> Iterator[list[bytes]]:
+    """The input's lines, a batch at a time: the lines one read brought (a runner that writes requests
+    ahead sends several at once), or one by one from an input that cannot say what has arrived."""
+    read1 = getattr(stdin, "read1", None)
+    if read1 is None:
+        for line in stdin:
+            yield [line]
+        return
+    rest = b""
+    while chunk := read1(_CHUNK):
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        if lines:
+            yield lines
+    if rest:
+        yield [rest]
+
+
+def serve(stdin: BinaryIO | Iterable[bytes], stdout: BinaryIO, *, text: bool = True,
+          pipeline_depth: int = PIPELINE_DEPTH) -> int:
+    """Answer requests from ``stdin`` on ``stdout`` until ``bye`` or end of input; returns 0.
+
+    The answers to the requests that arrived together are written together, in order, and
+    flushed: one at a time, strictly in turn, to a runner that waits for each answer.
+    """
+    session = Session(text=text, pipeline_depth=pipeline_depth)
+    for lines in _batches(stdin):
+        answers = []
+        for line in lines:
+            if line.strip():
+                answers.append(encode(session.answer(line)))
+                if session.done:
+                    break
+        if answers:
+            stdout.write(b"".join(answers))
+            stdout.flush()
         if session.done:
             break
     return 0

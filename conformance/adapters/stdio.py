@@ -10,12 +10,16 @@ id, a schema-invalid or ``ok: false`` answer) into
 its process group and every descendant (:mod:`conformance.adapters.child`,
 :mod:`conformance.adapters.reaper`). The pipes are driven from the caller's thread with
 deadlines, so a silent, flooding or non-reading implementation can never block the runner.
+To an implementation whose hello announces a ``pipeline_depth``, :meth:`StdioAdapter.stream`
+writes a scenario's requests ahead of their answers (docs/protocol.md, "Pipelining").
 """
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, cast
 
 from conformance.adapters import protocol
@@ -36,6 +40,9 @@ from reference_impl.host_commands import HostCommand, is_host_command
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.spec_files import spec_version
 
+#: The most requests written ahead of their answers to an implementation that announces a
+#: ``pipeline_depth``, whatever depth it announces (answers of a stream stopped early are read and dropped).
+MAX_AHEAD = 32
 _EXIT_GRACE = 1.0  # seconds a process may take to exit after bye, or to report its exit status
 _STDERR_WAIT = 0.2  # seconds to wait for the last of stderr after a failure
 _Process = Child  # the process class, replaceable by tests that record every process started
@@ -64,6 +71,8 @@ class StdioAdapter:
         self._greeting: HelloRequest | None = None  # a hello sent by begin(), not answered yet
         self._started = False
         self._checked = CheckedBodies()
+        self._depth = 1  # requests the implementation takes ahead (its hello's pipeline_depth, at most MAX_AHEAD)
+        self._dropped: deque[Any] = deque()  # requests written whose answers are to be read and thrown away
 
     @property
     def pid(self) -> int | None:
@@ -102,7 +111,7 @@ class StdioAdapter:
                     reason=f"protocol version mismatch: the implementation speaks {response.protocol_version}, "
                     f"this runner speaks {PROTOCOL_VERSION}"
                 )
-            self._info = response.info
+            self._info, self._depth = response.info, min(response.pipeline_depth, MAX_AHEAD)
         return self._info
 
     def start(self, manifests: Sequence[Manifest], host: HostConfig) -> None:
@@ -124,6 +133,58 @@ class StdioAdapter:
             raise ImplementationFailed(reason="no scenario started", detail="call start() first, again after a failure")
         result: dict[str, Any] = self._call(protocol.request_for(self._upcoming_id(), event))["result"]
         return result
+
+    def stream(self, events: Iterable[Event | HostCommand], *,
+               start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
+        """``start`` (yielding None once it is answered), then each event's observation JSON, in order.
+
+        The same requests and checks as start() and send() one by one; raises ImplementationFailed
+        as they do. To an implementation that announced a ``pipeline_depth`` above 1 the requests
+        are written ahead, up to that many unanswered (at most :data:`MAX_AHEAD`), so that it works
+        while the caller compares. The caller may stop early (close the iterator): the answers to
+        requests already written are read and dropped before the next answer it waits for.
+        """
+        self.hello()
+        if self._depth == 1:
+            if start is not None:
+                self.start(*start)
+                yield None
+            for event in events:
+                yield self.send(event)
+            return
+        makers: deque[Callable[[int], Any]] = deque()
+        if start is not None:
+            plugins, host = tuple(start[0]), start[1]
+            self._started = False
+            makers.append(lambda request_id: StartRequest(id=request_id, plugins=plugins, host=host))
+        for event in events:
+            if not is_host_command(event) and start is None and not self._started:
+                raise ImplementationFailed(reason="no scenario started", detail="call start() first, again after a failure")
+            makers.append(functools.partial(protocol.request_for, event=event))
+        yield from self._pipelined(makers)
+
+    def _pipelined(self, makers: deque[Callable[[int], Any]]) -> Generator[dict[str, Any] | None]:
+        """Write the requests ``makers`` make (given their ids) up to the depth ahead; yield their answers in turn."""
+        process = self._spawn()
+        written: deque[Any] = deque()
+        try:
+            while makers or written:
+                batch: list[Any] = []
+                while makers and len(written) + len(batch) + len(self._dropped) < self._depth:
+                    batch.append(makers.popleft()(process.next_id + len(batch)))
+                if batch:
+                    self._send(*batch)
+                    written.extend(batch)
+                request = written.popleft()
+                reply = self._receive(process, request, time.monotonic() + self.timeout)
+                if isinstance(request, StartRequest):
+                    self._started = True
+                    yield None
+                else:
+                    yield reply["result"]
+        finally:
+            if self._process is process:  # not discarded after a failure: its answers are still to come
+                self._dropped.extend(written)
 
     def reset(self) -> None:
         """Kill the implementation (and every process it started); the next call starts a fresh one."""
@@ -158,7 +219,8 @@ class StdioAdapter:
 
     def _spawn(self) -> Child:
         if self._process is None:
-            self._info, self._started, self._greeting = None, False, None
+            self._info, self._started, self._greeting, self._depth = None, False, None, 1
+            self._dropped.clear()
             try:
                 self._process = _Process(self.argv, self.max_line_bytes)
             except (OSError, ValueError) as error:
@@ -169,18 +231,22 @@ class StdioAdapter:
 
     def _discard(self) -> None:
         process, self._process = self._process, None
-        self._info, self._started, self._greeting = None, False, None
+        self._info, self._started, self._greeting, self._depth = None, False, None, 1
+        self._dropped.clear()
         if process is not None:
             process.kill()
 
-    def _send(self, request: Any) -> Child:
-        """Write ``request`` (checked first with check_messages, raising MessageInvalid); the process."""
-        doc = request.to_json()
-        if self.check_messages and (problems := check_message(request.schema, doc)):
-            raise MessageInvalid(schema=request.schema, problems=problems)
+    def _send(self, *requests: Any) -> Child:
+        """Write ``requests``, in one go (each checked first with check_messages, raising MessageInvalid); the process."""
+        lines = []
+        for request in requests:
+            doc = request.to_json()
+            if self.check_messages and (problems := check_message(request.schema, doc)):
+                raise MessageInvalid(schema=request.schema, problems=problems)
+            lines.append(encode(doc))
         process = self._spawn()
-        process.next_id = request.id + 1
-        process.send(encode(doc))
+        process.next_id = requests[-1].id + 1
+        process.send(b"".join(lines))
         return process
 
     def _call(self, request: Any) -> dict[str, Any]:
@@ -191,6 +257,10 @@ class StdioAdapter:
     def _receive(self, process: Child, request: Any, deadline: float) -> dict[str, Any]:
         """The validated successful response to ``request``; on any failure, kills the process and raises."""
         try:
+            while self._dropped:  # answers to a stream stopped early: in sync by id, otherwise unused
+                dropped = self._dropped[0]
+                _read_answer(dropped, self._read(process, dropped.cmd, deadline))
+                self._dropped.popleft()
             return _check_response(request, self._read(process, request.cmd, deadline), self._checked)
         except ImplementationFailed as failure:
             tail = process.last_words(_STDERR_WAIT)
@@ -216,11 +286,8 @@ class StdioAdapter:
         return cast(bytes, raw)
 
 
-def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[str, Any]:
-    """The response on ``raw`` if it answers ``request`` correctly; raises ImplementationFailed.
-
-    Its schema is checked once per distinct body (``checked`` remembers the valid ones).
-    """
+def _read_answer(request: Any, raw: bytes) -> dict[str, Any]:
+    """The JSON object on ``raw`` if it is an answer to ``request`` (its id, a boolean ``ok``); raises ImplementationFailed."""
     cmd = request.cmd
     try:
         doc = decode(raw)
@@ -238,6 +305,17 @@ def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[st
                                    detail=f"while handling {cmd!r}")
     if not isinstance(doc.get("ok"), bool):
         raise ImplementationFailed(reason=f"response to {cmd!r} has no boolean 'ok'", detail=f"the line: {raw[:200]!r}")
+    return doc
+
+
+def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[str, Any]:
+    """The response on ``raw`` if it answers ``request`` correctly; raises ImplementationFailed.
+
+    Its schema is checked once per distinct body (``checked`` remembers the valid ones).
+    """
+    cmd = request.cmd
+    doc = _read_answer(request, raw)
+    response_id = doc.get("id")
     schema = protocol.response_schema(cmd, doc)
     try:
         problems = checked.check(schema, doc, raw) if response_id is not None else check_message(schema, doc)

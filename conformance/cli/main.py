@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -25,8 +26,26 @@ def _command_modules() -> list[str]:
     return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_"))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def _named_command(argv: Sequence[str]) -> str | None:
+    """The module of the command ``argv`` begins with (``serve-reference`` -> ``serve_reference``), if it names one."""
+    if not argv or not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", argv[0]):
+        return None
+    import importlib.util
+
+    module_name = argv[0].replace("-", "_")
+    try:
+        found = importlib.util.find_spec(f"conformance.cli.commands.{module_name}")
+    except (ImportError, ValueError):
+        return None
+    return module_name if found is not None else None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered, or only the command module ``only``.
+
+    ``pas COMMAND ...`` needs only its own command: the others are not imported (start-up time,
+    e.g. of ``pas serve-reference``, which an implementation's runner waits for).
+    """
     from reference_impl import __version__
 
     parser = argparse.ArgumentParser(
@@ -35,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"pas {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in _command_modules():
+    for module_name in _command_modules() if only is None else [only]:
         try:
             module = importlib.import_module(f"conformance.cli.commands.{module_name}")
         except Exception as error:  # noqa: BLE001 - one broken command must not take every other one down
@@ -64,8 +83,9 @@ def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> st
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pas`` console script; returns an :class:`~conformance.documents.exit_codes.ExitCode`."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    unknown = _unknown_command(parser, argv)
+    named = _named_command(argv)
+    parser = build_parser(only=named)
+    unknown = None if named is not None else _unknown_command(parser, argv)
     if unknown is not None:
         parser.print_usage(sys.stderr)
         print(f"pas: error: {unknown}", file=sys.stderr)

@@ -50,6 +50,7 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
 }
 # The libraries jsonschema (4.x, jsonschema/_format.py) checks these formats with; with none of
 # them installed it checks nothing. A test compares this table with jsonschema's own imports.
+Check = Callable[[Any], bool]  # a compiled subschema: whether an instance certainly satisfies it
 FORMAT_LIBRARIES: dict[str, tuple[str, ...]] = {
     "uri": ("rfc3987", "rfc3986_validator"),
     "uri-reference": ("rfc3987", "rfc3986_validator"),
@@ -99,19 +100,12 @@ def _may_have_type(kind: str, instance: Any) -> bool:
     return kind not in _TYPES or _TYPES[kind](instance)
 
 
-def _number(schema: dict[str, Any], instance: int | float) -> bool:
-    return (instance >= schema.get("minimum", instance) and instance <= schema.get("maximum", instance)
-            and ("exclusiveMinimum" not in schema or instance > schema["exclusiveMinimum"])
-            and ("exclusiveMaximum" not in schema or instance < schema["exclusiveMaximum"]))
+def _always(instance: Any) -> bool:
+    return True
 
 
-def _string(schema: dict[str, Any], instance: str) -> bool:
-    if not schema.get("minLength", 0) <= len(instance) <= schema.get("maxLength", len(instance)):
-        return False
-    if "pattern" in schema and not search(schema["pattern"], instance):
-        return False
-    check = format_check(schema["format"]) if "format" in schema else None
-    return check is None or check(instance)
+def _never(instance: Any) -> bool:
+    return False
 
 
 def _keeps_base(schema: dict[str, Any], base: str) -> bool:
@@ -122,13 +116,15 @@ def _keeps_base(schema: dict[str, Any], base: str) -> bool:
 class FastPath:
     """The "certainly valid" walk over a set of schemas (contents by URI, embedded resources included).
 
-    Resolved ``$ref``s are cached per (ref, base URI), so build one per set and keep it.
+    Each (subschema, base URI) is compiled once, at its first use, into a check that reads the
+    instance only: its keywords are looked up, its ``$ref``s resolved and its subschemas compiled
+    then, not at every visit. So build one per set and keep it.
     """
 
     def __init__(self, schemas: Mapping[str, Any]) -> None:
         self._schemas = schemas
         self._targets: dict[tuple[str, str], tuple[Any, str] | None] = {}
-        self._walkable: dict[tuple[int, str], bool] = {}
+        self._compiled: dict[tuple[int, str], Check] = {}
 
     def certainly_valid(self, uri: str, instance: Any) -> bool:
         """Whether ``instance`` certainly satisfies the schema at ``uri``; False means "ask jsonschema".
@@ -139,7 +135,7 @@ class FastPath:
         if isinstance(root, dict) and root.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
             return False
         try:
-            return self._valid(root, instance, uri)
+            return self._check(root, uri)(instance)
         except (RecursionError, PatternError):
             return False
 
@@ -192,90 +188,187 @@ class FastPath:
         kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
         return bool(kinds) and not any(_may_have_type(k, instance) for k in kinds)
 
-    def _combinations(self, schema: dict[str, Any], instance: Any, base: str) -> bool:
-        """anyOf: one branch certainly valid; oneOf: one certainly valid and every other certainly
-        failing; not: the negated schema certainly failing."""
-        if "anyOf" in schema and not any(self._valid(branch, instance, base) for branch in schema["anyOf"]):
-            return False
-        if "oneOf" in schema:
-            branches = schema["oneOf"]
-            valid = [i for i, branch in enumerate(branches) if self._valid(branch, instance, base)]
-            if len(valid) != 1 or not all(self._certainly_fails(branch, instance, base)
-                                          for i, branch in enumerate(branches) if i != valid[0]):
-                return False
-        return "not" not in schema or self._certainly_fails(schema["not"], instance, base)
 
-    def _object(self, schema: dict[str, Any], instance: dict[str, Any], base: str) -> bool:
-        properties = schema.get("properties", {})
-        patterns = schema.get("patternProperties", {})
-        extra = schema.get("additionalProperties", True)
-        if any(key not in instance for key in schema.get("required", ())):
-            return False
-        if not schema.get("minProperties", 0) <= len(instance) <= schema.get("maxProperties", len(instance)):
-            return False
-        names = schema.get("propertyNames")
-        for key, value in instance.items():
-            if names is not None and not self._valid(names, key, base):
-                return False
-            matched = key in properties
-            if matched and not self._valid(properties[key], value, base):
-                return False
-            for pattern, subschema in patterns.items():
-                if search(pattern, key):
-                    matched = True
-                    if not self._valid(subschema, value, base):
-                        return False
-            if not matched and not self._valid(extra, value, base):
-                return False
-        return True
+    # ------------------------------------------------------------------ compiling
 
-    def _array(self, schema: dict[str, Any], instance: list[Any], base: str) -> bool:
-        if not schema.get("minItems", 0) <= len(instance) <= schema.get("maxItems", len(instance)):
-            return False
-        if schema.get("uniqueItems") is True:
-            if not all(isinstance(item, str) for item in instance) or len(set(instance)) != len(instance):
-                return False
-        items = schema.get("items", True)
-        return all(self._valid(items, item, base) for item in instance)
+    def _check(self, schema: Any, base: str) -> Check:
+        """The compiled ``schema`` (refs resolved against ``base``): True only if an instance certainly satisfies it."""
+        if schema is True:
+            return _always
+        key = (id(schema), base)  # every schema lives in the store this object keeps: ids stay unique
+        check = self._compiled.get(key)
+        if check is None:
+            walkable = isinstance(schema, dict) and HANDLED_KEYWORDS.issuperset(schema) and _keeps_base(schema, base)
+            check = self._compiled[key] = self._compile(schema, base) if walkable else _never
+        return check
+
+    def _compile(self, schema: dict[str, Any], base: str) -> Check:
+        """Every keyword of a walkable ``schema`` as one check, in the order the keywords are weighed."""
+        checks = [self._type(schema["type"])] if schema.get("type") is not None else []
+        if "enum" in schema:
+            options = schema["enum"]
+            checks.append(lambda instance: any(_same(option, instance) for option in options))
+        if "const" in schema:
+            const = schema["const"]
+            checks.append(lambda instance: _same(const, instance))
+        if "$ref" in schema:
+            checks.append(self._ref(schema["$ref"], base))
+        checks.extend(self._combinations(schema, base))
+        on_object, on_string = self._object(schema, base), _string(schema)
+        on_array, on_number = self._array(schema, base), _number(schema)
+
+        def check(instance: Any) -> bool:
+            for each in checks:
+                if not each(instance):
+                    return False
+            kind = type(instance)  # what JSON decodes to, exactly; subclasses take the isinstance way
+            if kind is dict:
+                return on_object is None or on_object(instance)
+            if kind is str:
+                return on_string is None or on_string(instance)
+            if kind is bool or instance is None:
+                return True
+            if isinstance(instance, dict):
+                return on_object is None or on_object(instance)
+            if isinstance(instance, str):
+                return on_string is None or on_string(instance)
+            if isinstance(instance, list):
+                return on_array is None or on_array(instance)
+            if isinstance(instance, (int, float)) and not isinstance(instance, bool):
+                return on_number is None or on_number(instance)
+            return True
+
+        return check
 
     @staticmethod
-    def _can_walk(schema: Any, base: str) -> bool:
-        """Whether the fast path handles every keyword of ``schema`` and its refs resolve against ``base``."""
-        if not isinstance(schema, dict) or not HANDLED_KEYWORDS.issuperset(schema):
-            return False
-        return _keeps_base(schema, base)
+    def _type(kind: Any) -> Check:
+        kinds = kind if isinstance(kind, list) else [kind]
+        tests = [_TYPES[k] for k in kinds if k in _TYPES]
+        if len(tests) == 1:
+            return tests[0]
+        return lambda instance: any(test(instance) for test in tests)
 
-    def _valid(self, schema: Any, instance: Any, base: str) -> bool:
-        """True only if ``instance`` certainly satisfies ``schema``, whose refs resolve against ``base``."""
-        if schema is True:
+    def _ref(self, ref: str, base: str) -> Check:
+        """The check of the subschema ``ref`` names, compiled at its first use (so that cycles terminate)."""
+        target: Check | None = None
+
+        def check(instance: Any) -> bool:
+            nonlocal target
+            if target is None:
+                found = self._target(ref, base)
+                target = _never if found is None else self._check(found[0], found[1])
+            return target(instance)
+
+        return check
+
+    def _combinations(self, schema: dict[str, Any], base: str) -> list[Check]:
+        """anyOf: one branch certainly valid; oneOf: one certainly valid and every other certainly
+        failing; not: the negated schema certainly failing."""
+        checks: list[Check] = []
+        if "anyOf" in schema:
+            any_of = [self._check(branch, base) for branch in schema["anyOf"]]
+            checks.append(lambda instance: any(branch(instance) for branch in any_of))
+        if "oneOf" in schema:
+            branches = schema["oneOf"]
+            one_of = [self._check(branch, base) for branch in branches]
+
+            def exactly_one(instance: Any) -> bool:
+                valid = [i for i, branch in enumerate(one_of) if branch(instance)]
+                return len(valid) == 1 and all(self._certainly_fails(branch, instance, base)
+                                               for i, branch in enumerate(branches) if i != valid[0])
+
+            checks.append(exactly_one)
+        if "not" in schema:
+            negated = schema["not"]
+            checks.append(lambda instance: self._certainly_fails(negated, instance, base))
+        return checks
+
+    def _object(self, schema: dict[str, Any], base: str) -> Check | None:
+        """The object keywords as one check; None when there are none (every object passes them)."""
+        if not _OBJECT_KEYWORDS.intersection(schema):
+            return None
+        properties = {key: self._check(sub, base) for key, sub in schema.get("properties", {}).items()}
+        patterns = [(pattern, self._check(sub, base)) for pattern, sub in schema.get("patternProperties", {}).items()]
+        extra = self._check(schema.get("additionalProperties", True), base)
+        required = tuple(schema.get("required", ()))
+        fewest, most = schema.get("minProperties", 0), schema.get("maxProperties")
+        names = self._check(schema["propertyNames"], base) if schema.get("propertyNames") is not None else None
+
+        def check(instance: dict[str, Any]) -> bool:
+            for key in required:
+                if key not in instance:
+                    return False
+            if not fewest <= len(instance) <= (len(instance) if most is None else most):
+                return False
+            for key, value in instance.items():
+                if names is not None and not names(key):
+                    return False
+                matched = key in properties
+                if matched and not properties[key](value):
+                    return False
+                for pattern, sub in patterns:
+                    if search(pattern, key):
+                        matched = True
+                        if not sub(value):
+                            return False
+                if not matched and not extra(value):
+                    return False
             return True
-        key = (id(schema), base)  # every schema lives in the registry this object keeps: ids stay unique
-        walkable = self._walkable.get(key)
-        if walkable is None:
-            walkable = self._walkable[key] = self._can_walk(schema, base)
-        if not walkable:
-            return False
-        kind = schema.get("type")
-        if kind is not None:
-            kinds = kind if isinstance(kind, list) else [kind]
-            if not any(k in _TYPES and _TYPES[k](instance) for k in kinds):
+
+        return check
+
+    def _array(self, schema: dict[str, Any], base: str) -> Check | None:
+        """The array keywords as one check; None when there are none."""
+        if not _ARRAY_KEYWORDS.intersection(schema):
+            return None
+        fewest, most = schema.get("minItems", 0), schema.get("maxItems")
+        unique = schema.get("uniqueItems") is True
+        items = self._check(schema.get("items", True), base)
+
+        def check(instance: list[Any]) -> bool:
+            if not fewest <= len(instance) <= (len(instance) if most is None else most):
                 return False
-        if "enum" in schema and not any(_same(option, instance) for option in schema["enum"]):
-            return False
-        if "const" in schema and not _same(schema["const"], instance):
-            return False
-        if "$ref" in schema:
-            found = self._target(schema["$ref"], base)
-            if found is None or not self._valid(found[0], instance, found[1]):
+            if unique and (not all(isinstance(item, str) for item in instance) or len(set(instance)) != len(instance)):
                 return False
-        if not self._combinations(schema, instance, base):
+            return all(items(item) for item in instance)
+
+        return check
+
+
+_OBJECT_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "required",
+                              "propertyNames", "minProperties", "maxProperties"})
+_ARRAY_KEYWORDS = frozenset({"minItems", "maxItems", "uniqueItems", "items"})
+
+
+def _number(schema: dict[str, Any]) -> Check | None:
+    """The number keywords as one check; None when there are none."""
+    if not {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}.intersection(schema):
+        return None
+    get = schema.get
+
+    def check(instance: int | float) -> bool:
+        return (instance >= get("minimum", instance) and instance <= get("maximum", instance)
+                and ("exclusiveMinimum" not in schema or instance > schema["exclusiveMinimum"])
+                and ("exclusiveMaximum" not in schema or instance < schema["exclusiveMaximum"]))
+
+    return check
+
+
+def _string(schema: dict[str, Any]) -> Check | None:
+    """The string keywords as one check; None when there are none. ``format`` is looked up at the
+    first string it sees (it may import jsonschema)."""
+    if not {"minLength", "maxLength", "pattern", "format"}.intersection(schema):
+        return None
+    shortest, longest = schema.get("minLength", 0), schema.get("maxLength")
+    has_pattern, has_format = "pattern" in schema, "format" in schema
+    pattern, fmt = schema.get("pattern", ""), schema.get("format", "")
+
+    def check(instance: str) -> bool:
+        if not shortest <= len(instance) <= (len(instance) if longest is None else longest):
             return False
-        if isinstance(instance, dict):
-            return self._object(schema, instance, base)
-        if isinstance(instance, str):
-            return _string(schema, instance)
-        if isinstance(instance, list):
-            return self._array(schema, instance, base)
-        if isinstance(instance, (int, float)) and not isinstance(instance, bool):
-            return _number(schema, instance)
-        return True
+        if has_pattern and not search(pattern, instance):
+            return False
+        test = format_check(fmt) if has_format else None
+        return test is None or test(instance)
+
+    return check

@@ -5,7 +5,8 @@ full validator share this store and read patterns the same way (ECMA-262, :mod:`
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from conformance.documents.loader import YamlDocument
@@ -15,22 +16,71 @@ from reference_impl.spec_files import spec_dir
 SCHEMA_NAMES = ("plugin-manifest", "host-config", "scenario", "requirements", "semantics")
 
 
+#: Every bundled schema's ``$id`` is this base plus its path under spec/schemas/, ``.json`` for ``.yaml``
+#: (a test pins it): so the fast path can read one schema file without reading them all.
+SCHEMA_BASE = "https://plugin-activation-spec.org/schemas/1.0/"
+
+
+@functools.cache
+def _paths() -> dict[str, Path]:
+    """Every bundled schema file by the ``$id`` its path gives it (see :data:`SCHEMA_BASE`)."""
+    root = spec_dir() / "schemas"
+    return {SCHEMA_BASE + path.relative_to(root).as_posix().removesuffix(".yaml") + ".json": path
+            for path in sorted(root.rglob("*.schema.yaml"))}
+
+
+@functools.cache
+def _read(path: Path) -> Any:
+    """The contents of one schema file, read once (the lazy store and the whole store share them)."""
+    import yaml
+
+    with open(path, encoding="utf-8") as stream:
+        return yaml.load(stream, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 @functools.cache
 def store() -> dict[str, Any]:
     """Every bundled schema's contents by its ``$id``: the one schema store, loaded once.
 
-    The fast path reads it as it is (no ``referencing`` import for a valid document);
-    :func:`registry` wraps the same objects for jsonschema.
+    :func:`registry` wraps the same objects for jsonschema; the fast path reads them through
+    :class:`LazyStore`, which reads only the files it is asked for.
     """
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found = {}
-    for path in sorted((spec_dir() / "schemas").rglob("*.schema.yaml")):
-        with open(path, encoding="utf-8") as stream:
-            contents = yaml.load(stream, Loader=loader)
+    for path in _paths().values():
+        contents = _read(path)
         found[contents["$id"]] = contents
     return found
+
+
+class LazyStore(Mapping[str, Any]):
+    """The schema store as the fast path sees it: a file is read at the first lookup of its ``$id``.
+
+    A protocol message needs its own schema and ``common`` (and, for ``start``, the manifest and
+    host config schemas), not the scenario or requirements schemas: a process that only speaks
+    the protocol reads those few. Should a file's ``$id`` ever differ from its path's, every
+    lookup goes to the whole :func:`store` from then on.
+    """
+
+    def __init__(self) -> None:
+        self._whole: dict[str, Any] | None = None
+
+    def __getitem__(self, uri: str) -> Any:
+        if self._whole is not None:
+            return self._whole[uri]
+        path = _paths().get(uri)
+        if path is None:  # no file by that name: only the whole store can say whether any has that $id
+            return store()[uri]
+        contents = _read(path)
+        if isinstance(contents, dict) and contents.get("$id") == uri:
+            return contents
+        self._whole = store()
+        return self._whole[uri]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(store())
+
+    def __len__(self) -> int:
+        return len(store())
 
 
 @functools.cache
@@ -44,17 +94,26 @@ def registry() -> Any:
 @functools.cache
 def schema_id(name: str) -> str:
     """The ``$id`` of a bundled schema by short name, e.g. ``plugin-manifest``; LookupError if there is none."""
+    suffix = f"/{name}.schema.json"
+    for uri in _paths():
+        if uri.endswith(suffix) and uri in _lazy_store():
+            return uri
     for uri in store():
-        if uri.endswith(f"/{name}.schema.json"):
+        if uri.endswith(suffix):
             return uri
     raise LookupError(f"no bundled schema named {name!r}")
+
+
+@functools.cache
+def _lazy_store() -> LazyStore:
+    return LazyStore()
 
 
 @functools.cache
 def _fast_path() -> Any:
     from conformance.documents.fastschema import FastPath
 
-    return FastPath(store())
+    return FastPath(_lazy_store())
 
 
 def certainly_valid(name: str, instance: Any) -> bool:
@@ -67,7 +126,7 @@ def certainly_valid(name: str, instance: Any) -> bool:
 
 def schema(name: str) -> dict[str, Any]:
     """The contents of a bundled schema by short name."""
-    return store()[schema_id(name)]
+    return _lazy_store()[schema_id(name)]
 
 
 @functools.cache

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, ImplementationFailed
+from conformance.adapters.implementation import Adapter, ImplementationFailed, stream
 from conformance.suite.attribution import blamed
 from conformance.suite.expectations import check_step
 from conformance.suite.keywords import keyword_matcher
@@ -96,11 +96,14 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
     text = "text" in profiles
     started = time.perf_counter()
     step: Step | None = None
+    # A host scenario begins with host_load, which resets the host: no start.
+    begin = None if scenario.is_host else (scenario.plugins, scenario.host)
+    answers = stream(adapter, [s.event for s in scenario.steps], start=begin)
     try:
-        if not scenario.is_host:  # a host scenario begins with host_load, which resets the host
-            adapter.start(scenario.plugins, scenario.host)
+        if begin is not None:
+            next(answers)
         for step in scenario.steps:
-            observed = adapter.send(step.event)
+            observed = next(answers)
             mismatches = _check(step, observed, text)
             if mismatches:
                 return _base(scenario, Outcome.FAILED, failure=_failure(scenario, step, observed, mismatches),
@@ -115,6 +118,8 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
                             step=step.index if step else None,
                             event=step.event_json() if step else None)
         return _base(scenario, Outcome.ERRORED, error=where, duration=time.perf_counter() - started)
+    finally:
+        answers.close()  # stopped early: the answers already asked for are dropped
     return _base(scenario, Outcome.PASSED, duration=time.perf_counter() - started)
 
 

@@ -6,8 +6,10 @@
  *     pas run --impl 'cmd:node examples/js-scheduler/server.js'
  *     pas run --impl 'cmd:node examples/js-scheduler/server.js --no-text'   # activation only
  *
- * One JSON request per line on stdin, exactly one JSON response line on stdout for each,
- * strictly in turn. stdout carries protocol messages only; anything else goes to stderr.
+ * One JSON request per line on stdin, exactly one JSON response line on stdout for each, in
+ * the order the requests came. Its hello announces a pipeline_depth, so the runner may write
+ * requests ahead of their answers: the answers to the lines of one chunk of stdin go out in
+ * one write. stdout carries protocol messages only; anything else goes to stderr.
  * Bad input is answered with an error response - the process never dies on it.
  */
 
@@ -15,6 +17,9 @@ const { BadInput, applyEvent, initialState, readCatalogue } = require('./schedul
 const { renderReply, renderRun } = require('./text');
 
 const PROTOCOL_VERSION = 1;
+// Requests the runner may send before reading the first answer: lines are answered as they come,
+// so any depth would do (1 would mean strictly in turn).
+const PIPELINE_DEPTH = 64;
 // Strict UTF-8 (fatal): one decoder for every line (decode() without {stream} keeps no state).
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const INFO = { name: 'pas-js-example', version: '1.0.0', language: 'javascript' };
@@ -116,7 +121,7 @@ class Session {
         throw new Refused('unsupported-protocol-version', `this implementation speaks protocol version ${PROTOCOL_VERSION}, not ${request.protocol_version}`);
       }
       this.greeted = true;
-      return { ...INFO, profiles: this.profiles, protocol_version: PROTOCOL_VERSION };
+      return { ...INFO, profiles: this.profiles, protocol_version: PROTOCOL_VERSION, pipeline_depth: PIPELINE_DEPTH };
     }
     if (!this.greeted) throw new Refused('out-of-order', "send 'hello' first");
     if (cmd === 'start') {
@@ -138,11 +143,13 @@ class Session {
 function serve({ text }) {
   const session = new Session({ text });
   let pending = Buffer.alloc(0);
-  const handle = (line) => {
+  const handle = (line, out) => {
     if (line.length && line[line.length - 1] === 0x0d) line = line.subarray(0, -1); // tolerate \r\n
     if (line.toString('latin1').trim() === '') return; // an empty line is not a request
-    const response = session.answer(line);
-    process.stdout.write(`${JSON.stringify(response)}\n`);
+    out.push(`${JSON.stringify(session.answer(line))}\n`);
+  };
+  const flush = (out) => {
+    if (out.length) process.stdout.write(out.join('')); // the answers to one chunk's requests, in order
     if (session.done) {
       process.stdin.pause();
       process.stdout.write('', () => process.exit(0)); // exit once the answer to bye is out
@@ -150,15 +157,19 @@ function serve({ text }) {
   };
   process.stdin.on('data', (chunk) => {
     pending = Buffer.concat([pending, chunk]);
+    const out = [];
     let newline;
     while (!session.done && (newline = pending.indexOf(0x0a)) !== -1) {
       const line = pending.subarray(0, newline);
       pending = pending.subarray(newline + 1);
-      handle(line);
+      handle(line, out);
     }
+    flush(out);
   });
   process.stdin.on('end', () => {
-    if (!session.done && pending.length) handle(pending);
+    const out = [];
+    if (!session.done && pending.length) handle(pending, out);
+    flush(out);
   });
 }
 

@@ -145,22 +145,30 @@ class EventRequest:
 
 @response_class("hello")
 class HelloResponse(Message):
-    """The answer to ``hello``: who the implementation is and which protocol it speaks."""
+    """The answer to ``hello``: who the implementation is, which protocol it speaks, and how many
+    requests it takes ahead (``pipeline_depth``: 1, strictly in turn, unless it says more)."""
 
     id: int
     info: ImplementationInfo
     protocol_version: int = PROTOCOL_VERSION
+    pipeline_depth: int = 1
 
     def to_json(self) -> dict[str, Any]:
-        """The wire form."""
-        return {"id": self.id, "ok": True, "result": {**self.info.to_json(), "protocol_version": self.protocol_version}}
+        """The wire form (``pipeline_depth`` left out when it is 1)."""
+        result = {**self.info.to_json(), "protocol_version": self.protocol_version}
+        if self.pipeline_depth != 1:
+            result["pipeline_depth"] = self.pipeline_depth
+        return {"id": self.id, "ok": True, "result": result}
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> HelloResponse:
         """Read the wire form; raises MalformedDocument on a wrong shape."""
         result = get_field(doc, "result", dict)
+        depth = get_field(result, "pipeline_depth", int) if "pipeline_depth" in result else 1
+        if depth < 1:
+            raise MalformedDocument(field="pipeline_depth", reason="must be a positive integer")
         return cls(id=message_id(doc), info=ImplementationInfo.from_json(result),
-                   protocol_version=get_field(result, "protocol_version", int))
+                   protocol_version=get_field(result, "protocol_version", int), pipeline_depth=depth)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -144,10 +144,21 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+# One decoder and one encoder for every line: json.loads and json.dumps with options build a new one per call.
+_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _parse(text: str) -> Any:
+    if text.startswith("\ufeff"):  # as json.loads says it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
+
+
 def decode(line: bytes) -> Any:
     """The JSON value on one protocol line; raises Unreadable (a ValueError) when there is none."""
     try:
-        return json.loads(str(line, "utf-8"), parse_constant=_reject_constant)
+        return _parse(str(line, "utf-8"))
     except RecursionError:
         raise Unreadable(reason="nesting too deep",
                          detail=f"arrays or objects nested deeper than about {sys.getrecursionlimit()} levels") from None
@@ -159,4 +170,4 @@ def decode(line: bytes) -> Any:
 
 def encode(doc: Mapping[str, Any]) -> bytes:
     """One protocol line: compact UTF-8 JSON and a newline; raises ValueError for NaN or infinity."""
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+    return _ENCODER.encode(doc).encode("utf-8") + b"\n"

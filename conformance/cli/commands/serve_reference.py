@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from conformance.cli.commands._args import positive
+
 HELP = "Serve the reference scheduler over the PAS stdio protocol (JSON lines on stdin/stdout)."
+PIPELINE_DEPTH = 64  # conformance.adapters.serve.PIPELINE_DEPTH, not imported here: --help stays light
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -14,6 +17,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="claim only the activation profile and leave the reference text out of observations",
     )
+    parser.add_argument(
+        "--pipeline-depth", type=positive(int), default=PIPELINE_DEPTH, metavar="N",
+        help=f"how many requests the runner may send ahead of their answers, announced in hello "
+             f"(default: {PIPELINE_DEPTH}; 1: strictly in turn)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,4 +30,4 @@ def run(args: argparse.Namespace) -> int:
 
     from conformance.adapters.serve import serve
 
-    return serve(sys.stdin.buffer, sys.stdout.buffer, text=not args.no_text)
+    return serve(sys.stdin.buffer, sys.stdout.buffer, text=not args.no_text, pipeline_depth=args.pipeline_depth)

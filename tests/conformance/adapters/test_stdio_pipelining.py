@@ -1,0 +1,154 @@
+"""Pipelining: to an implementation whose hello announces a ``pipeline_depth``, the stdio adapter writes
+requests ahead (never more unanswered than announced), reads the answers in order, drops the answers
+of a stream stopped early, and reports failures as strictly in turn; to any other, one at a time."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters import serve as serve_module
+from conformance.adapters import stdio
+from conformance.adapters.implementation import ImplementationFailed, stream
+from conformance.adapters.inprocess import reference_adapter
+from conformance.adapters.stdio import StdioAdapter
+from conformance.cli.commands import serve_reference
+from conformance.suite.runner import run_suite
+from conformance.suite.scenario import load_suite
+from reference_impl.engine import Engine
+from reference_impl.events import Activate, Extend, StartRun
+from reference_impl.model import HostConfig, Manifest
+
+ROOT = Path(__file__).resolve().parents[3]
+RECORDER = [sys.executable, str(ROOT / "tests" / "fakes" / "pipeline_recorder.py")]
+REFERENCE = [sys.executable, "-m", "conformance", "serve-reference"]
+
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("error::ResourceWarning")]
+
+WEATHER = Manifest.from_json({
+    "name": "Weather", "module_name": "weather", "version": "1.0.0", "description": "Weather.",
+    "allow_sleep": True, "sleep_brief": "Weather for a city.", "injects_prompt": True,
+})
+START = ([WEATHER], HostConfig(enabled=("weather",)))
+EVENTS = [StartRun(conversation="c"), Activate(conversation="c", module_name="weather", rounds=2),
+          StartRun(conversation="c"), Extend(conversation="c", module_name="weather"), StartRun(conversation="c"),
+          StartRun(conversation="c"), StartRun(conversation="c")]
+
+
+def _expected() -> list[dict]:
+    engine = Engine()
+    engine.start(*START)
+    return [engine.apply(event).to_json() for event in EVENTS]
+
+
+def _recorder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, depth: int, **env: str) -> tuple[StdioAdapter, Path]:
+    log = tmp_path / "most-unanswered"
+    monkeypatch.setenv("PAS_FAKE_DEPTH", str(depth))
+    monkeypatch.setenv("PAS_FAKE_LOG", str(log))
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    return StdioAdapter(RECORDER, timeout=5.0), log
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_the_runner_writes_ahead_exactly_as_far_as_the_hello_allows(monkeypatch, tmp_path, depth):
+    adapter, log = _recorder(monkeypatch, tmp_path, depth)
+    with adapter:
+        assert list(stream(adapter, EVENTS, start=START)) == [None, *_expected()]
+    assert log.read_text() == str(depth)
+
+
+def test_a_depth_above_the_runners_own_bound_is_capped(monkeypatch, tmp_path):
+    monkeypatch.setattr(stdio, "MAX_AHEAD", 2)
+    adapter, log = _recorder(monkeypatch, tmp_path, 64)
+    with adapter:
+        assert list(adapter.stream(EVENTS, start=START))[1:] == _expected()
+    assert log.read_text() == "2"
+
+
+def test_a_stream_stopped_early_leaves_the_next_requests_in_step(monkeypatch, tmp_path):
+    adapter, _ = _recorder(monkeypatch, tmp_path, 8, PAS_FAKE_SETTLE="0")
+    with adapter:
+        answers = adapter.stream(EVENTS, start=START)
+        assert next(answers) is None and next(answers) == _expected()[0]
+        answers.close()  # six answers asked for and never read
+        adapter.start(*START)
+        assert [adapter.send(event) for event in EVENTS[:2]] == _expected()[:2]
+        again = adapter.stream(EVENTS[:1], start=START)
+        assert next(again) is None and next(again) == _expected()[0]
+
+
+def test_a_crash_in_the_middle_of_a_stream_is_reported_at_the_request_being_read(monkeypatch, tmp_path):
+    # ids: 1 hello, 2 start, 3.. the events; it dies on reading id 5, the third event.
+    adapter, _ = _recorder(monkeypatch, tmp_path, 8, PAS_FAKE_CRASH_AT="5", PAS_FAKE_SETTLE="0")
+    with adapter:
+        answers = adapter.stream(EVENTS, start=START)
+        with pytest.raises(ImplementationFailed, match="exited with code 3 while handling 'start'"):
+            next(answers)
+        assert adapter.pid is None
+        monkeypatch.delenv("PAS_FAKE_CRASH_AT")
+        assert list(adapter.stream(EVENTS, start=START))[1:] == _expected()  # a fresh process
+
+
+def test_a_failure_of_one_answer_among_those_written_ahead_names_its_own_command(monkeypatch, tmp_path):
+    adapter, _ = _recorder(monkeypatch, tmp_path, 8, PAS_FAKE_SETTLE="0")
+    with adapter:
+        answers = adapter.stream([*EVENTS[:2], Activate(conversation="", module_name="weather")], start=START)
+        assert [next(answers) for _ in range(3)] == [None, *_expected()[:2]]
+        with pytest.raises(ImplementationFailed, match="implementation answered 'activate' with an error"):
+            next(answers)
+
+
+def test_the_whole_suite_gives_the_same_results_with_and_without_pipelining():
+    scenarios, _ = load_suite()
+    in_process = run_suite(reference_adapter(), scenarios)
+    for argv in ([*REFERENCE, "--pipeline-depth", "5"], [*REFERENCE, "--pipeline-depth", "1"]):
+        with StdioAdapter(argv) as adapter:
+            over_stdio = run_suite(adapter, scenarios)
+        assert [(r.id, r.outcome) for r in over_stdio.results] == [(r.id, r.outcome) for r in in_process.results]
+
+
+def test_the_reference_announces_its_depth_and_nothing_when_it_is_one():
+    hello = b'{"id":1,"cmd":"hello","protocol_version":1,"spec_version":"1.0.0"}\n'
+    for depth, announced in ((1, None), (7, 7)):
+        out = io.BytesIO()
+        serve_module.serve(io.BytesIO(hello), out, pipeline_depth=depth)
+        assert json.loads(out.getvalue())["result"].get("pipeline_depth") == announced
+    assert serve_reference.PIPELINE_DEPTH == serve_module.PIPELINE_DEPTH
+
+
+def test_the_reference_answers_requests_that_arrive_together_in_order_with_one_write():
+    lines = [json.dumps({"id": 1, "cmd": "hello", "protocol_version": 1, "spec_version": "1.0.0"}),
+             json.dumps({"id": 2, "cmd": "start", "plugins": [WEATHER.to_json()], "host": {"enabled": ["weather"]}}),
+             "", json.dumps({"id": 3, "cmd": "run", "conversation": "c"}), json.dumps({"id": 4, "cmd": "bye"}),
+             json.dumps({"id": 5, "cmd": "run", "conversation": "c"})]
+
+    class Recording(io.BytesIO):
+        writes = 0
+
+        def write(self, data):  # type: ignore[override]
+            Recording.writes += 1
+            return super().write(data)
+
+    out = Recording()
+    assert serve_module.serve(io.BytesIO("\n".join(lines).encode()), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, 2, 3, 4] and all(a["ok"] for a in answers)
+    assert Recording.writes == 1  # one read brought all of them; nothing after bye
+
+
+def test_a_hello_announcing_a_depth_below_one_is_a_protocol_failure(tmp_path):
+    fake = tmp_path / "zero.py"
+    fake.write_text(
+        "import sys, json\n"
+        "for line in sys.stdin:\n"
+        "    doc = json.loads(line)\n"
+        "    print(json.dumps({'id': doc['id'], 'ok': True, 'result': {'name': 'z', 'version': '1', "
+        "'language': 'python', 'profiles': ['activation'], 'protocol_version': 1, 'pipeline_depth': 0}}), flush=True)\n"
+    )
+    with StdioAdapter([sys.executable, str(fake)]) as adapter, pytest.raises(ImplementationFailed, match="does not match"):
+        adapter.hello()
