@@ -82,10 +82,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="counted runs of each (default: 5)")
     parser.add_argument("--seeds", type=int, default=8, help="fuzz items (default: 8)")
     parser.add_argument("--examples", type=int, default=400, help="cases per fuzz item (default: 400)")
-    parser.add_argument("--quick", action="store_true", help="3 runs, 4 seeds of 1,000 cases (for bench/regenerate.py)")
+    parser.add_argument("--quick", action="store_true", help="2 runs, 4 seeds of 600 cases (for bench/regenerate.py)")
     args = parser.parse_args()
     if args.quick:
-        args.runs, args.seeds, args.examples = 3, 4, 1000
+        args.runs, args.seeds, args.examples = 2, 4, 600
     with tempfile.TemporaryDirectory(prefix="pas-xdist-") as folder:
         for name, argv in campaigns(args.seeds, args.examples).items():
             measure(name, argv, args.runs, folder)

@@ -10,13 +10,14 @@ Hypothesis' shrinking. The standard library only: no Hypothesis import here.
 
 What the tables reach is everything a scenario file can say about the activation profile:
 every ``allow_sleep`` x brief (empty, ASCII and Unicode white space, text padded with it,
-characters one language trims and another does not) x built-in x injects x support_adapter;
+characters one language trims and another does not) x built-in x injects x support_adapter,
+``plugin_activation`` among them with any of those eligibility fields (ACT-ELIG-8);
 host configs with plugins left out or disabled, an unknown entry, every strategy, the
 scheduler off; runs and calls in four conversations, two of them starting on chat adapters,
 runs that move a conversation to another adapter (ACT-STATE-7), calls made on another
 adapter than their conversation's; call names
 with surrounding white space, in another case, empty or unknown; ``rounds`` of every JSON
-type; strategy changes to every valid value, unknown strings and non-strings; enable and
+type (non-ASCII strings included); strategy changes to every valid value, unknown strings and non-strings; enable and
 disable (also of unknown modules and of ``plugin_activation``); the scheduler switch;
 restarts. Values that find bugs come more often (sleep-eligible plugins, the main
 conversation, everyday rounds), but every row stays possible.
@@ -65,7 +66,7 @@ BRIEFS: Final = (
 SUPPORT_ADAPTER: Final = ((), ("onebot_v11",), ("discord", "onebot_v11"))
 #: The rounds argument: omitted, then one of every JSON type and every edge: null, clamped
 #: integers, bounds, huge integers, floats (integral too), numeric strings, booleans, a list, an object.
-ROUNDS: Final = (OMITTED, None, 0, -1, 1, 2, 3, 19, 20, 21, 10**20, -(10**20), 2.5, 3.0, 1e300, "3", " 3", True, False,
+ROUNDS: Final = (OMITTED, None, 0, -1, 1, 2, 3, 19, 20, 21, 10**20, -(10**20), 2.5, 3.0, 1e300, "3", " 3", "三", True, False,
                  [3], {"rounds": 3})
 #: Strategy values an admin sets at run time: the valid ones, unknown and near-miss strings, non-strings.
 STRATEGY_VALUES: Final = ("auto", "allow_sleep", "forbid_sleep", "sometimes", "AUTO", " auto", "", None, 1, True,
@@ -115,9 +116,13 @@ def manifest(name: str, *, allow_sleep: bool | None = True, brief: str = BRIEFS[
     )
 
 
-def scheduler_manifest() -> Manifest:
-    """The built-in, protected ``plugin_activation`` plugin (disabling it switches the scheduler off)."""
-    return manifest(SCHEDULER, allow_sleep=False, brief="", builtin=True)
+def scheduler_manifest(*, allow_sleep: bool | None = False, brief: str = "") -> Manifest:
+    """The built-in ``plugin_activation`` plugin (disabling it switches the scheduler off).
+
+    It never sleeps whatever its manifest says (ACT-ELIG-8): the fuzzer also gives it the
+    eligibility fields of a sleeper, so that only that rule keeps it awake.
+    """
+    return manifest(SCHEDULER, allow_sleep=allow_sleep, brief=brief, builtin=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +152,8 @@ def build_plugins(choose: Choose, max_plugins: int = len(NAMES)) -> tuple[Manife
         plugins.append(manifest(name, allow_sleep=allow, brief=brief, builtin=builtin, injects=injects,
                                 support_adapter=support))
     if with_scheduler:
-        plugins.append(scheduler_manifest())
+        allow, brief = choose(ELIGIBILITY_ROWS)
+        plugins.append(scheduler_manifest(allow_sleep=allow, brief=brief))
     return tuple(plugins)
 
 
