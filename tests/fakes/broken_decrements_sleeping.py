@@ -21,10 +21,22 @@ class DecrementsSleeping(Engine):
     info = replace(Engine.info, name="broken-decrements-sleeping")
 
     def apply(self, event: Event) -> Observation:
-        """Apply as the reference does; after a run, decrement the sleeping plugins too."""
+        """Apply as the reference does; after a run, decrement the sleeping plugins too.
+
+        A run itself still shows only positive counters, as this implementation's display
+        would (its bug is in the counting, not in showing): the reference, which never stores
+        a counter below 1, is handed the run without the negative ones, which are kept.
+        """
+        if not isinstance(event, StartRun):
+            return super().apply(event)
+        stored = self._state.counters_of(event.conversation)
+        negative = {name: n for name, n in stored.items() if n < 1}
+        if negative:
+            self._state = self._state.with_counters(
+                event.conversation, {name: n for name, n in stored.items() if n >= 1})
         observation = super().apply(event)
-        if isinstance(event, StartRun) and isinstance(observation, RunObservation):
-            counters = dict(self._state.counters_of(event.conversation))
+        if isinstance(observation, RunObservation):
+            counters = {**negative, **self._state.counters_of(event.conversation)}
             for view in observation.plugins:
                 if view.state is PluginState.SLEEPING:
                     counters[view.module_name] = counters.get(view.module_name, 0) - 1
