@@ -50,7 +50,7 @@ from reference_impl.model import HostConfig, Manifest, Method, MethodKind, Strat
 T = TypeVar("T")
 Choose = Callable[[Sequence[Any]], Any]  # picks one item of a table
 
-NAMES: Final = ("alpha", "beta", "gamma", "delta")
+NAMES: Final = ("alpha", "beta", "gamma", "theta")  # theta sorts after plugin_activation
 SCHEDULER: Final = "plugin_activation"
 UNKNOWN: Final = "ghost"  # named in calls, enabled lists and admin steps, never installed
 MAX_STEPS: Final = 40

@@ -69,7 +69,7 @@ def _plainer_plugins(case: Case) -> Iterator[Case]:
 
 
 def _earlier_names(case: Case) -> Iterator[Case]:
-    """Plugins renamed to the first free name of alpha, beta, ...: "alpha" reads simpler than "delta"."""
+    """Plugins renamed to the first free name of alpha, beta, ...: "alpha" reads simpler than "theta"."""
     taken = {m.module_name for m in case.plugins}
     for plugin in case.plugins:
         if plugin.module_name not in NAMES:
