@@ -128,6 +128,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants fuzzed at once (default: 2)")
     parser.add_argument("--python", default=sys.executable, help="the Python that runs pas (default: this one)")
     parser.add_argument("--limit", type=int, help="only the first N mutants (a quick look)")
+    parser.add_argument("--modules", help="comma-separated module names under reference_impl (default: all)")
     args = parser.parse_args()
     for session in args.sessions:
         if why := same_reference(session):
@@ -141,7 +142,9 @@ def main() -> int:
         return 2
     mutants = [m for s in args.sessions for m in killed_mutants(s)]
     skipped = [m for m in mutants if Path(m.module).name in HOST_MODULES]
-    targets = [m for m in mutants if Path(m.module).name not in HOST_MODULES][:args.limit]
+    wanted = {f"{m.removesuffix('.py')}.py" for m in args.modules.split(",")} if args.modules else None
+    targets = [m for m in mutants if Path(m.module).name not in HOST_MODULES
+               and (wanted is None or Path(m.module).name in wanted)][:args.limit]
     print(f"budget per mutant: {args.max_examples} cases or {args.time_budget:g} s of search, seed {args.seed}; "
           f"{len(targets)} killed mutants fuzzed over stdio, {len(skipped)} of host-profile modules not fuzzed\n")
     per: dict[str, Counter[str]] = {}

@@ -71,6 +71,8 @@ ROUNDS: Final = (OMITTED, None, 0, -1, 1, 2, 3, 19, 20, 21, 10**20, -(10**20), 2
 #: Strategy values an admin sets at run time: the valid ones, unknown and near-miss strings, non-strings.
 STRATEGY_VALUES: Final = ("auto", "allow_sleep", "forbid_sleep", "sometimes", "AUTO", " auto", "", None, 1, True,
                           ["auto"], {"auto": True})
+#: The same, weighted: a valid value most of the time (an admin going back to ``auto`` must be common).
+STRATEGY_CHOICES: Final = ("auto", "allow_sleep", "forbid_sleep") * 3 + STRATEGY_VALUES
 HOST_STRATEGIES: Final = (None, Strategy.AUTO, Strategy.ALLOW_SLEEP, Strategy.FORBID_SLEEP)
 
 #: (allow_sleep, sleep_brief) rows, weighted: a sleep-eligible plugin more than half the time.
@@ -196,7 +198,7 @@ def build_event(choose: Choose, names: tuple[str, ...], adapters: dict[str, str 
         return call(conversation=detail, module_name=choose(targets(names).calls), rounds=choose(ROUNDS_ARGUMENTS),
                     adapter=adapter)
     if kind == "set_strategy":
-        return SetStrategy(module_name=choose(targets(names).admin), strategy=choose(STRATEGY_VALUES))
+        return SetStrategy(module_name=choose(targets(names).admin), strategy=choose(STRATEGY_CHOICES))
     if kind == "set_scheduler":
         return SetScheduler(enabled=detail)
     if kind == "restart":
