@@ -54,6 +54,7 @@ import sys
 import tarfile
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -150,12 +151,11 @@ def collect(workdir: Path) -> dict:
         "r.test_outcome, r.diff, r.output from mutation_specs s left join work_results r using (job_id) "
         "order by s.module_path, s.start_pos_row, s.start_pos_col, s.operator_name").fetchall()
     listed = load_equivalents()
-    lines: dict[str, list[str]] = {}
+    line = line_reader(tree)
     seen: Counter[tuple] = Counter()
     mutants = []
     for job, module, operator, row, col, worker, test, diff, output in rows:
-        text = lines.setdefault(module, (tree / module).read_text(encoding="utf-8").splitlines())
-        code = text[row - 1].strip()
+        code = line(module, row)
         seen[(module, operator, code)] += 1
         entry = {"module": module, "line": row, "col": col, "operator": operator, "code": code,
                  "on_line": on_line.get(job, seen[(module, operator, code)]), "diff": diff or "", "output": (output or "")[-400:]}
@@ -233,17 +233,29 @@ def run_suite(python: str) -> int:
     return 0
 
 
+def line_reader(tree: Path) -> Callable[[str, int], str]:
+    """``code(module, row)``: the stripped text of a 1-based line of a module of ``tree``, each file read once."""
+    files: dict[str, list[str]] = {}
+
+    def code(module: str, row: int) -> str:
+        if module not in files:
+            files[module] = (tree / module).read_text(encoding="utf-8").splitlines()
+        return files[module][row - 1].strip()
+
+    return code
+
+
 def occurrences(db: Path, tree: Path) -> dict[int, int]:
     """For each job, which occurrence of its (module, operator, line text) it is, in source order."""
     con = sqlite3.connect(db)
     rows = con.execute("select job_id, module_path, operator_name, start_pos_row from mutation_specs "
                        "order by module_path, start_pos_row, start_pos_col, operator_name").fetchall()
     con.close()
-    lines: dict[str, list[str]] = {}
+    line = line_reader(tree)
     seen: Counter[tuple] = Counter()
     result = {}
     for job, module, operator, row in rows:
-        code = lines.setdefault(module, (tree / module).read_text(encoding="utf-8").splitlines())[row - 1].strip()
+        code = line(module, row)
         seen[(module, operator, code)] += 1
         result[job] = seen[(module, operator, code)]
     return result
@@ -253,10 +265,10 @@ def keep_only(db: Path, tree: Path, wanted: set[tuple], on_line: dict[int, int])
     """Delete every mutant whose (module, operator, line text, occurrence) is not wanted; return how many stay."""
     con = sqlite3.connect(db)
     rows = con.execute("select job_id, module_path, operator_name, start_pos_row from mutation_specs").fetchall()
-    lines: dict[str, list[str]] = {}
+    line = line_reader(tree)
     kept = 0
     for job, module, operator, row in rows:
-        code = lines.setdefault(module, (tree / module).read_text(encoding="utf-8").splitlines())[row - 1].strip()
+        code = line(module, row)
         if (module, operator, code, on_line[job]) in wanted:
             kept += 1
             continue
