@@ -27,7 +27,12 @@ With no --plugins and no --host the bundled example plugins and host config are 
 with --plugins but no --host every plugin in the folder is enabled. With no script the
 bundled default script runs (the worked example: weather activated for 3 runs).
 
-exit status: 0 done, 2 bad script, plugin or host files"""
+--plugins is read as pas validate reads a path (a folder, searched recursively for *.yaml,
+*.yml and *.json, or one file): the same documents, kinds and problems. Host configs and
+other documents found there are checked but not used as plugins.
+
+exit status: 0 done, 1 errors in the plugin or host files (as pas validate reports them),
+2 bad script, a missing or unreadable path, or no plugin manifest at all"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = _EPILOG
     parser.add_argument("script", nargs="?", help="the script text, e.g. \"run; activate weather; run\"")
     parser.add_argument("--script", dest="script_file", metavar="FILE", help="read the script from FILE")
-    parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests (default: the bundled examples)")
+    parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests, or one manifest file "
+                        "(default: the bundled examples)")
     parser.add_argument("--host", metavar="FILE", help="host config file (default: see below)")
     parser.add_argument("-f", "--format", choices=("table", "json"), default="table", help="output format (default: table)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
@@ -80,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
     result = simulate(text, plugins=args.plugins, host=args.host, script_name=name, text=args.text)
     sys.stderr.write(render_problems(result.problems, result.script_problems, color=stderr_color))
     if not result.ok:
-        return ExitCode.USAGE
+        from conformance.documents.sets import exit_code_of
+
+        return ExitCode.USAGE if result.script_problems else exit_code_of(result.problems)
     from conformance.cli.commands._output import write_report
 
     report = render_json(result) if args.format == "json" else render_steps(result, text=args.text,

@@ -86,18 +86,23 @@ def _field_source(plugin: Plugin, pointer: str) -> SourceLocation:
 
 
 def check_manifest(plugin: Plugin, doc: Mapping[str, Any]) -> list[Problem]:
-    """Schema problems of ``doc``, located in the plugin's Python source."""
-    from conformance.documents.loader import parse_documents
-    from conformance.documents.schemas import check_against
+    """Schema problems of ``doc``, located in the plugin's Python source.
 
-    text = render_yaml(doc, plugin)
-    documents, problems = parse_documents(text, "<generated manifest>")
-    if problems or len(documents) != 1 or documents[0].value != doc:  # YAML 1.1 dumper vs 1.2 reader
+    The YAML text that would be written is read back by the one loader
+    (:func:`conformance.documents.sets.load_text`), as ``pas validate`` and ``pas simulate`` will
+    read the file: it must hold one document, of kind plugin-manifest, equal to ``doc``.
+    """
+    from conformance.documents.kinds import Kind
+    from conformance.documents.sets import load_text
+    from conformance.documents.walk import Target
+
+    loaded = load_text(render_yaml(doc, plugin), Target(path=f"<generated {doc.get('module_name')}.yaml>"))
+    documents = loaded.documents
+    if loaded.problems or len(documents) != 1 or documents[0].kind is not Kind.MANIFEST or documents[0].doc.value != doc:
         return [Problem(code="internal-error", message="the generated YAML does not read back as the manifest "
                         "(a bug in pas extract; please report it)", source=plugin.source)]
-    found = check_against("plugin-manifest", documents[0])
     return [Problem(code="invalid-manifest", message=f"the manifest would not be valid: {p.message}", pointer=p.pointer,
-                    source=_field_source(plugin, p.pointer), severity=Severity.ERROR) for p in found]
+                    source=_field_source(plugin, p.pointer), severity=Severity.ERROR) for p in documents[0].problems]
 
 
 def render_yaml(doc: Mapping[str, Any], plugin: Plugin) -> str:

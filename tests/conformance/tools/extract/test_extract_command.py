@@ -30,6 +30,21 @@ def test_complete_plugins_exit_0_and_every_manifest_passes_pas_validate(tmp_path
     assert warned and set(warned) == {"brief-without-allow-sleep"}
 
 
+def test_what_extract_writes_the_one_loader_reads_back_as_manifests_for_every_command(tmp_path, capsys):
+    from conformance.documents.kinds import Kind
+    from conformance.documents.sets import load_set
+
+    code, out = _extract(tmp_path, *(str(FIXTURES / name) for name in CLEAN))
+    assert code == 0
+    loaded = load_set([out])
+    assert loaded.problems == ()
+    assert [item.kind for file in loaded.files for item in file.documents] == [Kind.MANIFEST] * 5
+    capsys.readouterr()
+    assert main(["simulate", "--plugins", str(out), "run"]) == 0
+    assert main(["budget", "--plugins", str(out), "--tokenizer", "estimate"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_written_files_carry_the_modeline_and_kind_and_keep_cjk_as_written(tmp_path):
     _, out = _extract(tmp_path, str(FIXTURES / "note.py"))
     text = (out / "note.yaml").read_text(encoding="utf-8")
