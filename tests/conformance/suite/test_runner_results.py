@@ -7,8 +7,9 @@ from typing import Any
 
 from runner_support import ActivationOnly, Scripted, load_fake, own, own_suite
 
-from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.implementation import FailureKind, ImplementationFailed
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
+from conformance.cli.exit_status import run_exit_code
 from conformance.suite.results import Outcome, Requirement, RequirementStatus
 from conformance.suite.runner import apply_expected, run_scenario, run_suite
 from reference_impl.engine import Engine
@@ -24,7 +25,7 @@ def _adapter(fake: str) -> InProcessAdapter:
 def test_the_reference_passes_every_runner_scenario():
     run = run_suite(reference_adapter(), own_suite())
     assert {r.outcome for r in run.results} == {Outcome.PASSED}
-    assert run.ok and run.exit_code == 0
+    assert run.ok and run_exit_code(run) == 0
 
 
 def test_a_failure_names_the_first_differing_step_the_event_and_the_difference():
@@ -162,14 +163,14 @@ def test_listed_failures_become_xfailed_and_listed_passes_become_stale():
     assert (xfailed.outcome, xfailed.reason) == (Outcome.XFAILED, "known counting bug")
     assert xfailed.failure is not None
     assert (stale.outcome, stale.reason) == (Outcome.STALE, "was broken once")
-    assert run.exit_code == 1
+    assert run_exit_code(run) == 1
 
 
 def test_an_xfailed_run_without_other_problems_exits_zero():
     run = run_suite(_adapter("broken_counts_activation_run"), [own("count-three-runs")],
                     expected={"runner-count-three-runs": "known"})
     assert run.results[0].outcome is Outcome.XFAILED
-    assert run.exit_code == 0
+    assert run_exit_code(run) == 0
 
 
 def test_a_skipped_scenario_stays_skipped_even_when_listed():
@@ -179,7 +180,7 @@ def test_a_skipped_scenario_stays_skipped_even_when_listed():
 
 class _NoHello(InProcessAdapter):
     def hello(self) -> Any:
-        raise ImplementationFailed(reason="no answer", detail="silence")
+        raise ImplementationFailed(kind=FailureKind.TIMEOUT, reason="no answer", detail="silence")
 
 
 def test_a_failed_hello_errors_every_scenario_and_the_run_still_completes():
@@ -199,7 +200,7 @@ def test_ctrl_c_ends_the_run_early_with_the_results_so_far():
     run = run_suite(reference_adapter(), [own("extend-cap"), own("unknown-not-found")], on_result=interrupt)
     assert run.interrupted and [r.outcome.value for r in run.results] == ["passed", "skipped"]
     assert run.results[1].reason == "not run: interrupted by SIGINT"
-    assert run.exit_code == 130 and run.to_json()["stopped"]["signal"] == 2
+    assert run_exit_code(run) == 130 and run.to_json()["stopped"]["signal"] == 2
 
 
 def test_the_summary_charges_a_failure_to_the_broken_requirements_only():
