@@ -57,6 +57,10 @@ def test_an_exception_from_the_implementation_is_an_errored_result_at_its_step()
     assert result.error.step == 0
     assert "KeyError" in result.error.reason and "ghost" in result.error.detail
     assert result.error.event == {"cmd": "activate", "conversation": "main", "module_name": "ghost"}
+    assert result.error.kind is FailureKind.RAISED and str(result.error.in_flight) == "'activate'"
+    assert result.to_json()["error"]["kind"] == "raised"
+    assert result.to_json()["error"]["in_flight"] == {"first": {"cmd": "activate", "id": None},
+                                                      "last": {"cmd": "activate", "id": None}}
 
 
 def test_after_an_error_the_adapter_is_reset_and_the_next_scenario_runs_on_a_fresh_implementation():
@@ -76,7 +80,7 @@ def test_garbage_from_apply_is_an_errored_result():
         result = run_scenario(InProcessAdapter(lambda g=garbage: Scripted(g)), own("unknown-not-found"),
                               profiles=("activation",))
         assert result.outcome is Outcome.ERRORED, garbage
-        assert result.error.reason == "apply() returned no observation"
+        assert result.error.reason == "apply() returned no observation" and result.error.kind is FailureKind.BAD_ANSWER
 
 
 def test_an_observation_too_malformed_to_compare_is_an_errored_result():
@@ -88,6 +92,7 @@ def test_an_observation_too_malformed_to_compare_is_an_errored_result():
                           own("disable-hides"), profiles=("activation",))
     assert result.outcome is Outcome.ERRORED
     assert result.error.reason == "malformed observation" and result.error.step == 1
+    assert result.error.kind is FailureKind.MALFORMED and result.error.in_flight is None
 
 
 class _ExplodingAdapter:
@@ -118,6 +123,7 @@ def test_an_adapter_bug_is_an_errored_result_and_a_failing_reset_does_not_stop_t
     run = run_suite(adapter, [own("extend-cap"), own("unknown-not-found")])
     assert [r.outcome for r in run.results] == [Outcome.ERRORED, Outcome.ERRORED]
     assert run.results[0].error.reason == "the adapter raised RuntimeError"
+    assert run.results[0].error.kind is FailureKind.INTERNAL
     assert adapter.resets == 2
 
 
@@ -188,6 +194,7 @@ def test_a_failed_hello_errors_every_scenario_and_the_run_still_completes():
     assert run.info is None
     assert [r.outcome for r in run.results] == [Outcome.ERRORED, Outcome.ERRORED]
     assert run.results[0].error.reason == "hello failed: no answer"
+    assert run.results[0].error.kind is FailureKind.TIMEOUT
 
 
 def test_ctrl_c_ends_the_run_early_with_the_results_so_far():
