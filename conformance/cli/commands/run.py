@@ -28,7 +28,9 @@ terminal, unless --quiet.
 
 exit status: 0 every scenario passed (expected failures and skips allowed),
 1 failures, errors or stale expected failures (or --max-time / -x stopped the run),
-2 usage or input errors, an implementation that cannot be started, or nothing to test,
+2 usage or input errors (a python: implementation whose info, start or apply is missing
+or has the wrong signature, said once, at its file and line), an implementation that cannot
+be started, or nothing to test,
 128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"""
 
 
