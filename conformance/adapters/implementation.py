@@ -4,7 +4,9 @@ A Python implementation is any object satisfying :class:`Scheduler` (or, for a h
 implements only the host profile, :class:`Host`); ``--impl python:package.module:factory``
 calls ``factory()`` to get one. Implementations in other
 languages speak the stdio protocol instead (``conformance.adapters.stdio``). The runner
-only ever talks to an :class:`Adapter`, which turns both into JSON observations.
+only ever talks to an :class:`Adapter`, which turns both into JSON observations, and every
+way an implementation fails into :class:`ImplementationFailed`: a :class:`FailureKind` from a
+closed set, the requests in flight (:class:`InFlight`) and the detail.
 """
 
 from __future__ import annotations

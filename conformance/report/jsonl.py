@@ -12,7 +12,8 @@ Every line is a JSON object with a ``type``:
     failure                   null, or {step, action, note, event, breaks, observed, source,
                               mismatches: [{pointer, expected, actual}]}  (failed, xfailed)
     error                     null, or {kind, reason, detail, step, event, in_flight}  (errored,
-                              xfailed); kind is one of FAILURE_KINDS (what to group by);
+                              xfailed); kind is a FailureKind value (what to group by:
+                              conformance.adapters.implementation, docs/guides/testing.md);
                               in_flight null, or {first: {cmd, id}, last: {cmd, id}}: the
                               requests unanswered when it failed (id null in-process)
 
@@ -37,11 +38,7 @@ import json
 import math
 from typing import Any
 
-from conformance.adapters.implementation import FailureKind
 from conformance.suite.results import RunResult
-
-#: Every value an errored result's ``kind`` may take.
-FAILURE_KINDS = tuple(kind.value for kind in FailureKind)
 
 
 def _fallback(value: Any) -> str:

@@ -179,3 +179,14 @@ def test_the_json_summary_carries_the_exit_code_the_command_decided(mixed):
     from conformance.report.jsonl import render as render_jsonl
 
     assert json.loads(render_jsonl(mixed, exit_code=1).splitlines()[-1])["exit_code"] == 1
+
+
+def test_every_failure_kind_is_explained_in_the_testing_guide_in_both_languages():
+    from pathlib import Path
+
+    from conformance.adapters.implementation import FailureKind
+
+    guides = Path(__file__).resolve().parents[3] / "docs" / "guides"
+    for page in ("testing.md", "testing.zh.md"):
+        text = (guides / page).read_text(encoding="utf-8")
+        assert [k.value for k in FailureKind if f"`{k.value}`" not in text] == [], page
