@@ -5,7 +5,7 @@ A code is stable and kebab-case. ``product`` says which part of PAS reports it:
 schema and semantic rules; those have a docs page each and a severity, see
 :mod:`conformance.validate.lint.registry`), ``host`` (the reference host, reference_impl: these
 codes are part of the host profile's observations), ``suite`` (scenario and expected-failures
-files), ``protocol`` (stdio messages), ``simulate``, ``budget``, ``extract``, ``fuzz``.
+files), ``protocol`` (stdio messages), ``adapters`` (checking a ``python:`` implementation), ``simulate``, ``budget``, ``extract``, ``fuzz``.
 
 The tests fail when code emits a code that is not here (tests/conformance/documents/test_problem_codes.py)
 and when an entry here is emitted nowhere; docs/generated/problem-codes.md lists them.
@@ -114,6 +114,11 @@ _ALL: Final = (
     *_table(
         "protocol",
         ("protocol-schema", "a stdio message does not match its protocol schema", "send the message the schema under spec/schemas/protocol/ describes"),
+    ),
+    *_table(
+        "adapters",
+        ("implementation-factory", "a python: implementation's factory raised, or returned None, when first called (exit 2)", "fix the factory at the line given: it must return the implementation object"),
+        ("implementation-interface", "a python: implementation lacks info, start or apply, or one of them has the wrong form or signature (exit 2)", "define the member as the message shows, at the line given"),
     ),
     *_table(
         "report",
