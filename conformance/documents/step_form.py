@@ -245,16 +245,16 @@ class StepRow:
     def label(self, event: Event | HostCommand, adapters: Mapping[str, str] | None = None) -> str:
         """A short label for reports and fuzz output, e.g. ``activate alpha rounds=1 in side on discord``.
 
-        The keys the step would write, relative to the conversations' declared ``adapters``:
-        the first bare or required one as a word, the others as ``key=JSON``, then the
-        conversation and adapter.
+        The keys the step would write, relative to the conversations' declared ``adapters``, and
+        the bare key always (``run in main``): the first bare or required one as a word, the
+        others as ``key=JSON``, then the conversation (``in``) and adapter (``on``).
         """
         context = StepContext(adapters=dict(adapters or {}))
         parts, where, fields = [self.key], [], {}
         for key in self.keys:
             value = fields[key.name] = getattr(event, key.name)
             default = self._default(key, context, fields)
-            if key.fixed or same(value, default):
+            if key.fixed or (same(value, default) and key.name != self.bare):
                 continue
             if key.name in _WHERE:
                 where.append(f"{_WHERE[key.name]} {_name(value)}")

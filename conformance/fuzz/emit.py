@@ -11,6 +11,7 @@ pass on the reference, as its description says.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 import yaml
 
 from conformance.documents.excerpt import excerpt_json
-from conformance.documents.loader import YamlDocument
+from conformance.documents.loader import YamlDocument, parse_documents
 from conformance.documents.step_form import Unwritable
 from conformance.fuzz.case import Case, describe
 from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations, step_from
@@ -52,11 +53,26 @@ class _Dumper(yaml.SafeDumper):
 _UNICODE_BREAKS = frozenset("\x85\u2028\u2029")
 
 
+# PyYAML decides whether a plain string needs quotes by YAML 1.1; PAS reads by the YAML 1.2 core
+# schema, where "0E0", "1e5" or "0o17" are numbers. A plain scalar starting otherwise is a string in both.
+_MAY_BE_A_NUMBER_OR_WORD = re.compile(r"^[-+.0-9~nNtTfF]")
+
+
+def _reads_back_as_itself(value: str) -> bool:
+    """Whether PAS's loader reads ``value``, written plain, as this very string."""
+    if not _MAY_BE_A_NUMBER_OR_WORD.match(value):
+        return True
+    docs, problems = parse_documents(value, "<scalar>")
+    return not problems and len(docs) == 1 and docs[0].value == value
+
+
 def _str(dumper: yaml.SafeDumper, value: str) -> Any:
     if _UNICODE_BREAKS.intersection(value):
         style: str | None = '"'
+    elif "\n" in value:
+        style = "|"
     else:
-        style = "|" if "\n" in value else None
+        style = None if _reads_back_as_itself(value) else "'"
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 

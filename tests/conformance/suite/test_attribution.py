@@ -9,11 +9,11 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from conformance.documents.step_table import HOST_KEYS
 from conformance.suite.attribution import StepFacts, blame, candidates, history_of, step_facts
 from conformance.suite.attribution_table import Table, load_table, parse_table
 from conformance.suite.coverage import load_requirements
 from conformance.suite.expectations import Mismatch
-from conformance.documents.step_table import HOST_KEYS
 from conformance.suite.scenario import Scenario, Step, load_suite
 from reference_impl.events import Restart, StartRun
 from reference_impl.model import HostConfig, Manifest
