@@ -1,7 +1,9 @@
 """Scenarios: frozen values, and the loader that turns suite files into them.
 
 A scenario file is checked against spec/schemas/scenario.schema.yaml first; every problem
-(schema, unknown fixture, bad manifest) is returned with file, line and JSON pointer.
+(schema, unknown fixture, bad manifest) is returned with file, line and JSON pointer. Each
+step's event is read by its row of the step table (conformance.documents.step_table), the
+rows ``pas fuzz`` writes steps with.
 
 Host scenarios (profile ``host``) are made of host steps only (``host_load`` first); each
 step's event is then a host command of ``reference_impl.host_commands`` and its expectations a
