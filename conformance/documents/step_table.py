@@ -66,6 +66,8 @@ def _adapter_json(adapter: str | None) -> str:
 
 
 _ADAPTER = Key("adapter", _ADAPTER_DEFAULT, write=_adapter_json)
+# A run that names an adapter moves its conversation there for the steps after it (ACT-STATE-7).
+_RUN_ADAPTER = Key("adapter", _ADAPTER_DEFAULT, write=_adapter_json, moves_adapter=True)
 _MODULE = Key("module_name")
 
 
@@ -128,8 +130,7 @@ _CALL_ARGS = (_MODULE_ARG, Arg("rounds", "ROUNDS", ArgKind.JSON, optional=True),
 _CALL_KEYS = (_MODULE, Key("rounds"), _CONVERSATION, _ADAPTER)
 
 STEP_ROWS: Final[tuple[StepRow, ...]] = (
-    StepRow(type=StartRun, keys=(_CONVERSATION, Key("adapter", _ADAPTER_DEFAULT, write=_adapter_json, moves_adapter=True)),
-            bare="conversation", prose=_run_prose,
+    StepRow(type=StartRun, keys=(_CONVERSATION, _RUN_ADAPTER), bare="conversation", prose=_run_prose,
             script=Script("run", "start a run", (Arg("conversation", "CONV", optional=True),))),
     StepRow(type=Activate, keys=_CALL_KEYS, prose=_call_prose("activate_plugin"),
             script=Script("activate", "the model calls activate_plugin", _CALL_ARGS)),
@@ -165,8 +166,7 @@ STEP_ROWS: Final[tuple[StepRow, ...]] = (
 #: Rows by scenario key (``run``, ``set_strategy``, ``host_load`` ...), in table order.
 ROWS: Final[Mapping[str, StepRow]] = {row.key: row for row in STEP_ROWS}
 _BY_TYPE: Final[Mapping[type, StepRow]] = {row.type: row for row in STEP_ROWS}
-#: The scenario keys of activation events and of host commands.
-EVENT_KEYS: Final = tuple(row.key for row in STEP_ROWS if not row.host)
+#: The scenario keys of host commands (host profile).
 HOST_KEYS: Final = tuple(row.key for row in STEP_ROWS if row.host)
 #: Rows by ``pas simulate`` command word.
 SCRIPT_ROWS: Final[Mapping[str, StepRow]] = {row.script.word: row for row in STEP_ROWS if row.script is not None}

@@ -19,7 +19,7 @@ from conformance.suite.attribution_table import load_table
 from conformance.suite.coverage import load_requirements
 from conformance.suite.expectations import Mismatch
 from reference_impl.engine import Engine
-from reference_impl.events import Activate, Extend, StartRun
+from reference_impl.events import Activate, Extend, SetStrategy, StartRun
 from reference_impl.model import HostConfig
 
 _ALPHA = manifest("alpha")
@@ -122,3 +122,12 @@ def test_a_case_no_scenario_file_can_say_is_reported_and_not_written(tmp_path):
     text = write_finding(result, reference_adapter(), impl="python:broken:create", out_dir=tmp_path)
     assert "could not write the scenario" in text and "no adapter" in text
     assert list(tmp_path.iterdir()) == []
+
+
+def test_strings_that_yaml_1_2_reads_as_numbers_are_quoted_so_the_file_loads_them_back_as_strings(tmp_path):
+    # PyYAML quotes by YAML 1.1, where "0E0" and "1e5" are strings; PAS's loader reads YAML 1.2, where they are numbers.
+    odd = ["0E0", "1e5", "0o17", "0x1F", "+1", "-.5", "1_000", "null", "~"]
+    case = _case(*(SetStrategy(module_name="alpha", strategy=text) for text in odd),
+                 SetStrategy(module_name="alpha", strategy={text: text for text in odd}), StartRun(conversation="main"))
+    found = Disagreement(verdict=Verdict.ERRORED, index=len(case.events) - 1, event=case.events[-1], reason="x")
+    loads_back(scenario_document(case, found, _PROVENANCE), case, tmp_path)
