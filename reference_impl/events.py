@@ -152,20 +152,11 @@ class Restart:
 
 Event = StartRun | Activate | Extend | SetStrategy | Enable | Disable | SetScheduler | Restart
 Call = Activate | Extend
-#: The one table of events: each class carries its wire command (``cmd``); its key in a
-#: scenario file is the same word with ``_`` for ``-`` (see :func:`scenario_key`).
+#: The one table of events: each class carries its wire command (``cmd``). How a scenario file
+#: writes each one is conformance.documents.step_table (its key there: ``cmd`` with ``_`` for ``-``).
 EVENT_TYPES: Final[Mapping[str, type[Event]]] = {
     t.cmd: t for t in (StartRun, Activate, Extend, SetStrategy, Enable, Disable, SetScheduler, Restart)
 }
-
-
-def scenario_key(event_type: type[Event]) -> str:
-    """An event's key in scenario files: its wire command with ``_`` for ``-`` (``set-strategy`` -> ``set_strategy``)."""
-    return event_type.cmd.replace("-", "_")
-
-
-#: Event classes by scenario key (``run``, ``activate``, ``set_strategy`` ...).
-EVENT_KEYS: Final[Mapping[str, type[Event]]] = {scenario_key(t): t for t in EVENT_TYPES.values()}
 
 
 # Argument types of the events; `rounds` and `strategy` take any JSON value on purpose

@@ -12,15 +12,7 @@ HELP = "Run a short script on the reference scheduler and show, run by run, what
 
 _EPILOG = """\
 script commands (one per line or separated by ';', '#' starts a comment):
-  run [CONV]                          start a run
-  activate MODULE [ROUNDS] [in CONV]  the model calls activate_plugin
-  extend MODULE [ROUNDS] [in CONV]    the model calls extend_plugin_activation
-  strategy MODULE auto|allow_sleep|forbid_sleep
-  enable MODULE | disable MODULE      admin actions
-  scheduler on|off                    switch the plugin_activation scheduler
-  restart                             restart the host (stored counters survive)
-  conversation CONV                   default conversation for later commands (main)
-  adapter NAME|none                   adapter of later runs and calls (none: any)
+{commands}
 ROUNDS is read as JSON when it parses (2.5 and "x" test invalid_argument).
 
 With no --plugins and no --host the bundled example plugins and host config are used;
@@ -37,8 +29,10 @@ exit status: 0 done, 1 errors in the plugin or host files (as pas validate repor
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas simulate``."""
+    from conformance.tools.simulate.script import command_help  # the commands come from the step table
+
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = _EPILOG
+    parser.epilog = _EPILOG.format(commands=command_help())
     parser.add_argument("script", nargs="?", help="the script text, e.g. \"run; activate weather; run\"")
     parser.add_argument("--script", dest="script_file", metavar="FILE", help="read the script from FILE")
     parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests, or one manifest file "
