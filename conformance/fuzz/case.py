@@ -23,6 +23,7 @@ from reference_impl.events import (
     StartRun,
     scenario_key,
 )
+from reference_impl.frozen import thaw
 from reference_impl.model import HostConfig, Manifest
 
 MAIN: Final = "main"
@@ -61,7 +62,7 @@ def describe(event: Event | None) -> str:
         rounds = f" rounds={json.dumps(doc['rounds'])}" if "rounds" in doc else ""
         return f"{action_of(event)} {_name(event.module_name)}{rounds}{where}"
     if isinstance(event, SetStrategy):
-        return f"set_strategy {event.module_name}={json.dumps(event.strategy)}"
+        return f"set_strategy {event.module_name}={json.dumps(thaw(event.strategy))}"
     if isinstance(event, SetScheduler):
         return f"set_scheduler {'on' if event.enabled else 'off'}"
     if isinstance(event, (Enable, Disable)):

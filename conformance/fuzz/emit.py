@@ -22,6 +22,7 @@ from conformance.fuzz.compare import Disagreement, Verdict, expectation, referen
 from conformance.fuzz.covers import derive_covers
 from reference_impl.engine import Engine
 from reference_impl.events import OMITTED, Activate, Event, Extend, SetScheduler, SetStrategy, StartRun
+from reference_impl.frozen import thaw
 from reference_impl.model import HostConfig, Profile
 from reference_impl.problems import Problem
 
@@ -74,14 +75,14 @@ def _action_value(event: Event, adapter: str | None = None) -> Any:
     if isinstance(event, (Activate, Extend)):
         call: dict[str, Any] = {"module_name": event.module_name}
         if event.rounds is not OMITTED:
-            call["rounds"] = event.rounds
+            call["rounds"] = thaw(event.rounds)
         if event.conversation != MAIN:
             call["conversation"] = event.conversation
         if adapter is not None:
             call["adapter"] = adapter
         return call
     if isinstance(event, SetStrategy):
-        return {"module_name": event.module_name, "strategy": event.strategy}
+        return {"module_name": event.module_name, "strategy": thaw(event.strategy)}
     if isinstance(event, SetScheduler):
         return event.enabled
     return getattr(event, "module_name", None)  # enable / disable; restart: null
