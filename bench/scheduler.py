@@ -130,22 +130,22 @@ def measure(size: int, min_time: float) -> dict[str, float]:
     names = [n for i, n in enumerate(catalogue.manifests) if i % 50 != 5][: 2 * LINEUPS]
     variants = itertools.cycle([{**state.host.strategies, n: Strategy.FORBID_SLEEP} for n in names])
 
-    def run(host: HostConfig, text: bool) -> RunObservation:
-        observation = fast.step(catalogue, replace(state, host=host), event, text=text)[1]
+    def run(now: SchedulerState, text: bool) -> RunObservation:
+        observation = fast.step(catalogue, now, event, text=text)[1]
         assert isinstance(observation, RunObservation)
         return observation
 
     def first_run() -> RunObservation:
-        return run(replace(state.host, strategies=next(variants)), False)
+        return run(replace(state, host=replace(state.host, strategies=next(variants))), False)
 
     def steady() -> RunObservation:
-        return run(state.host, False)
+        return run(state, False)
 
     def steady_text() -> RunObservation:
-        return run(state.host, True)
+        return run(state, True)
 
     def first_text() -> RunObservation:
-        return run(replace(state.host, strategies=next(variants)), True)
+        return run(replace(state, host=replace(state.host, strategies=next(variants))), True)
 
     observation = steady_text()  # before timing, as the Engine's first run does: the catalogue's facts and resting blocks
     assert sum(v.state.value == "active" for v in observation.plugins) == 2, "the world should have 2 active plugins"

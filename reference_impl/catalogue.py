@@ -34,7 +34,7 @@ class Catalogue:
     _hash: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "manifests", FrozenMap(self.manifests))
+        object.__setattr__(self, "manifests", FrozenMap.shallow(self.manifests))  # manifests are frozen values
         # The names in order: equal catalogues have equal names, and hashing them is cheaper
         # than hashing thousands of manifests (the fast path keys its caches on a catalogue).
         object.__setattr__(self, "_hash", hash(tuple(self.manifests)))

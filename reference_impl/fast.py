@@ -37,11 +37,11 @@ from reference_impl.semantics import Semantics, first_match
 T = TypeVar("T")
 
 #: How many catalogues a FastScheduler keeps what it derived from; per catalogue, how many
-#: lineups (and their texts: one per host config and adapter seen recently) and blocks of
-#: active plugins (one per view: a plugin with some rounds left).
+#: lineups (and their texts: one per host config and adapter seen recently), and how many
+#: views and blocks of active plugins (one per plugin and rounds left).
 CATALOGUES = 2
 LINEUPS = 16
-ACTIVE_BLOCKS = 1024
+ACTIVE = 1024
 
 _RESTING = (PluginState.ALWAYS_AWAKE, PluginState.SLEEPING)
 
@@ -89,8 +89,8 @@ class _Lineup:
     """A run's plugins at rest, in prompt order: always-awake first, then those that may sleep."""
 
     views: tuple[PluginView, ...]
-    names: tuple[str, ...]  # the views' module_names
-    sleepers: Mapping[str, int]  # module_name -> position, for the plugins that may sleep
+    awake: tuple[str, ...]  # the module_names of the always-awake views, which come first
+    sleepers: Mapping[str, int]  # module_name -> position, for the plugins that may sleep (in order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +110,7 @@ class _CatalogueFacts:
 
     def __init__(self, catalogue: Catalogue, fast: FastScheduler) -> None:
         manifests = self.manifests = catalogue.manifests
+        self.by_name = dict(manifests)  # a plain dict: looked up for every named strategy of a new config
         semantics = fast.semantics
         self.names = tuple(sorted(manifests))
         self.builtins = frozenset(m.module_name for m in manifests.values() if m.builtin)  # HOST-LOAD-1
@@ -121,7 +122,8 @@ class _CatalogueFacts:
         self.hidden = _Memo(self._hidden_on)
         self.lineups = functools.lru_cache(maxsize=LINEUPS)(functools.partial(fast.new_lineup, self))
         self.texts = functools.lru_cache(maxsize=LINEUPS)(functools.partial(fast.new_lineup_text, self))
-        self.active_blocks = functools.lru_cache(maxsize=ACTIVE_BLOCKS)(functools.partial(fast.active_block, self))
+        self.active_views = functools.lru_cache(maxsize=ACTIVE)(functools.partial(_active_view, manifests, semantics))
+        self.active_blocks = functools.lru_cache(maxsize=ACTIVE)(functools.partial(fast.active_block, self))
 
     def _hidden_on(self, adapter: str) -> frozenset[str]:
         return frozenset(m for m, adapters in self.restricted.items() if adapter not in adapters)
@@ -138,6 +140,10 @@ class _CatalogueFacts:
 
 def _resting_view(manifests: Mapping[str, Manifest], state: PluginState, semantics: Semantics, name: str) -> PluginView:
     return plugin_view(manifests[name], state, None, semantics)
+
+
+def _active_view(manifests: Mapping[str, Manifest], semantics: Semantics, name: str, rounds: int) -> PluginView:
+    return plugin_view(manifests[name], PluginState.ACTIVE, rounds, semantics)
 
 
 class FastScheduler:
@@ -186,7 +192,7 @@ class FastScheduler:
         remaining: dict[str, int] = {}
         active: list[tuple[int, PluginView]] = []
         for position, name, rounds in counted:
-            active.append((position, plugin_view(facts.manifests[name], PluginState.ACTIVE, rounds, self.semantics)))
+            active.append((position, facts.active_views(name, rounds)))
             if rounds > 1:
                 remaining[name] = rounds - 1
         return state.with_counters(conversation, remaining), active
@@ -220,7 +226,7 @@ class FastScheduler:
         return _Lineup(
             views=(*map(views[PluginState.ALWAYS_AWAKE].__getitem__, awake),
                    *map(views[PluginState.SLEEPING].__getitem__, asleep)),
-            names=(*awake, *asleep),
+            awake=tuple(awake),
             sleepers=dict(zip(asleep, count(len(awake)))),
         )
 
@@ -228,21 +234,21 @@ class FastScheduler:
         """The installed plugins that may sleep under ``host``: auto's set, with named strategies decided again."""
         if not scheduler_on(host, self.semantics):
             return frozenset()
-        named = [m for m in host.strategies if m in facts.manifests]
+        by_name = facts.by_name
+        named = [(m, s) for m, s in host.strategies.items() if m in by_name]
         if not named:
             return facts.auto
         decide = eligibility_decider(self.semantics)
-        chosen = [m for m in named if decide(facts.manifests[m], host.strategies[m])]
-        return facts.auto.difference(named).union(chosen)
+        chosen = [m for m, s in named if decide(by_name[m], s)]
+        return facts.auto.difference(m for m, _ in named).union(chosen)
 
     def new_lineup_text(self, facts: _CatalogueFacts, host: HostConfig, adapter: str | None) -> _LineupText:
         """The blocks and runtime contexts of one resting lineup, from the catalogue's resting blocks."""
         lineup = facts.lineups(host, adapter)
-        split = len(lineup.names) - len(lineup.sleepers)
         blocks = facts.blocks
         return _LineupText(
-            blocks=(*map(blocks[PluginState.ALWAYS_AWAKE].__getitem__, lineup.names[:split]),
-                    *map(blocks[PluginState.SLEEPING].__getitem__, lineup.names[split:])),
+            blocks=(*map(blocks[PluginState.ALWAYS_AWAKE].__getitem__, lineup.awake),
+                    *map(blocks[PluginState.SLEEPING].__getitem__, lineup.sleepers)),
             contexts=tuple((i, facts.contexts[v.module_name]) for i, v in enumerate(lineup.views) if v.injection_called),
         )
 

@@ -35,13 +35,26 @@ class FrozenMap(Mapping[K, V]):
     def __new__(cls, items: Mapping[K, V] | None = None) -> FrozenMap[K, V]:
         if type(items) is cls:
             return items
-        if not items and cls is FrozenMap:
-            return EMPTY  # one empty map: most optional fields are empty
-        return cls._of({key: freeze(value) for key, value in items.items()} if items else {})
+        if not items:
+            return EMPTY if cls is FrozenMap else cls._of({})  # one empty map: most optional fields are empty
+        # _kept(v), written out: a map of thousands of scalars is built without a call per value.
+        kept, scalars = _KEPT, _SCALARS
+        return cls._of({k: v if type(v) in kept or isinstance(v, scalars) else freeze(v) for k, v in items.items()})
+
+    @classmethod
+    def shallow(cls, items: Mapping[K, V]) -> FrozenMap[K, V]:
+        """A FrozenMap of ``items`` whose values are immutable already (enum members, frozen values), kept as they are.
+
+        For typed maps that may hold thousands of entries (the installed manifests, the
+        strategies): no per-value check. A mutable value put here stays mutable, and unhashable.
+        """
+        if type(items) is cls:
+            return items
+        return cls._of(dict(items)) if items or cls is not FrozenMap else EMPTY
 
     @classmethod
     def _of(cls, items: dict[K, V]) -> FrozenMap[K, V]:
-        made = super().__new__(cls)
+        made = object.__new__(cls)
         made._items = items
         made._hash = None
         return made
@@ -102,6 +115,12 @@ EMPTY: FrozenMap[Any, Any] = FrozenMap._of({})
 
 
 _KEPT = frozenset({str, int, float, bool, type(None), FrozenMap})
+_SCALARS = (str, int, float)  # and their subclasses: enum members such as Strategy
+
+
+def _kept(value: object) -> bool:
+    """Whether ``value`` is frozen as it is: a scalar (enum members too) or a FrozenMap; cheap checks only."""
+    return type(value) in _KEPT or isinstance(value, _SCALARS)
 
 
 def freeze(value: JSON) -> JSON:
@@ -110,7 +129,7 @@ def freeze(value: JSON) -> JSON:
     Other values (strings, numbers, booleans, None, enum members, frozen dataclasses) are kept
     as they are. A FrozenMap is returned as it is: it is frozen all the way down already.
     """
-    if type(value) in _KEPT:  # the common cases, without the slower abstract-class checks below
+    if _kept(value):
         return value
     if isinstance(value, Mapping):
         return FrozenMap(value)

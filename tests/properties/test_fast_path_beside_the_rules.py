@@ -167,3 +167,19 @@ def test_the_engine_gives_what_the_rules_give(script, text):
         state, expected = step(installed[0], state, item, SEMANTICS)
         assert engine.apply(item) == (_with_text(installed[0], item, expected) if text else expected)
         assert engine.state == state
+
+
+
+def test_host_configs_that_hash_alike_but_differ_get_their_own_lineups():
+    """A config's hash leaves out all but the last names of its enabled list; equality still tells them apart."""
+    catalogue = Catalogue.of(Manifest(name=n, module_name=n, version="1", description="d") for n in NAMES)
+    rest = (*NAMES[2:], "ghost")  # four names after the one that differs
+    first, second = HostConfig(enabled=("alpha", *rest)), HostConfig(enabled=("beta", *rest))
+    assert hash(first) == hash(second) and first != second
+    fast, event = FastScheduler(SEMANTICS), StartRun(conversation="c1")
+    for host in (first, second, first):
+        state = SchedulerState(host=host)
+        _, expected = step(catalogue, state, event, SEMANTICS)
+        assert fast.step(catalogue, state, event, text=True) == (state, _with_text(catalogue, event, expected))
+    shown = {v.module_name for v in fast.step(catalogue, SchedulerState(host=second), event)[1].plugins}
+    assert "beta" in shown and "alpha" not in shown
