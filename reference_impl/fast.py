@@ -149,7 +149,7 @@ def _active_view(manifests: Mapping[str, Manifest], semantics: Semantics, name: 
 class FastScheduler:
     """``scheduler.step`` under one semantics, with caches keyed by value; a run can carry its text.
 
-    The caches are bounded (:data:`CATALOGUES`, :data:`LINEUPS`) and change no result.
+    The caches are bounded (:data:`CATALOGUES`, :data:`LINEUPS`, :data:`ACTIVE`) and change no result.
     """
 
     def __init__(self, semantics: Semantics) -> None:
