@@ -22,7 +22,7 @@ from conformance.suite.scenario import Step, TextExpectation
 from reference_impl.catalogue import Catalogue
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, CallObservation, Event, Extend, RunObservation, StartRun
-from reference_impl.render import TextCache, render_reply, render_run
+from reference_impl.render import render_reply, render_run
 
 _ABSENT = object()
 _VIEW_KEYS = ("module_name", *RUN_KEYS)
@@ -171,7 +171,6 @@ class Reference:
         self._engine = Engine(text=False)
         self._manifests: Mapping[str, Any] = {}
         self._runs: dict[RunObservation, str] = {}
-        self._texts = TextCache()
 
     def start(self, case: Case) -> None:
         """Install the case's plugins and host config, forgetting the earlier case."""
@@ -188,7 +187,7 @@ class Reference:
         if isinstance(observation, RunObservation):
             said = self._runs.get(observation)
             if said is None:
-                said = self._runs[observation] = render_run(self._manifests, observation, self._texts)
+                said = self._runs[observation] = render_run(self._manifests, observation)
             doc["text"] = said
         elif isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
             doc["text"] = render_reply(self._manifests, event, observation)

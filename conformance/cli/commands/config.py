@@ -49,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _rows(config, inputs) -> list[tuple[str, str, str, str]]:
     from conformance.tools.host_plan import provenance_source
-    from reference_impl.host_config import leaves, thaw
+    from reference_impl.frozen import thaw
+    from reference_impl.host_config import leaves
     from reference_impl.problems import pointer_of
 
     rows = []

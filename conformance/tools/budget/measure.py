@@ -43,6 +43,7 @@ from reference_impl.events import (
     SetScheduler,
     StartRun,
 )
+from reference_impl.frozen import thaw
 from reference_impl.model import HostConfig, Manifest, PluginState
 from reference_impl.problems import Problem, Severity, SourceLocation
 
@@ -151,7 +152,7 @@ class Budget:
 def parameters_text(manifests: Mapping[str, Manifest], views: Iterable[PluginView]) -> str:
     """The parameter schemas of every shown method, one compact JSON object per line."""
     return "\n".join(
-        json.dumps(method.parameters, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+        json.dumps(thaw(method.parameters), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
         for view in views if view.methods_shown
         for method in manifests[view.module_name].methods if method.parameters
     )

@@ -93,7 +93,7 @@ def _describe(case: Case) -> set:
             elif name not in installed:
                 found.add(("call name", "unknown" if name == UNKNOWN else "empty" if not name else "other"))
         if isinstance(event, SetStrategy):
-            found.add(("strategy", json.dumps(event.strategy)))
+            found.add(("strategy", json.dumps(doc["strategy"])))
         if action_of(event) in ("enable", "disable") and event.module_name in (UNKNOWN, "plugin_activation"):
             found.add(("admin target", action_of(event), event.module_name))
         if action_of(event) == "set_scheduler":
