@@ -16,7 +16,7 @@ from conformance.docs_gen._md import code, table
 PASSING = frozenset({"passed"})
 FAILING = frozenset({"xfailed", "failed", "errored", "stale"})
 
-WORDS = {
+WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "title": "{product} across its releases",
         "intro": ("Every release of {product} that has activation scheduling, run under today's suite with its own "
