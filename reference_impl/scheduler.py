@@ -133,7 +133,7 @@ def plugin_view(manifest: Manifest, state: PluginState, rounds_left: int | None,
         rounds_left=rounds_left if rules.rounds_left else None,
         hint=rules.hint == "last_run" and rounds_left == 1,
         brief_shown=rules.brief_shown,
-        methods_shown=rules.methods_shown,
+        methods_shown=rules.methods_shown and any(m.description for m in manifest.methods),  # ACT-STATE-8
         injection_called=rules.injection_called and manifest.injects_prompt,
     )
 

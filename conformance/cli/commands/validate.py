@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 
@@ -91,6 +92,9 @@ def _run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     settings = Settings(config=config, kind=Kind(_KINDS[args.kind]) if args.kind else None, jobs=args.jobs or 0)
     outcome = check_paths(args.paths, settings)
+    from conformance.validate.source_map import map_to_sources
+
+    outcome = dataclasses.replace(outcome, problems=map_to_sources(outcome.problems))  # extracted manifests: the .py line
     return _report(outcome, args)
 
 
