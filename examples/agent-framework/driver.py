@@ -1,0 +1,315 @@
+"""Drive Microsoft Agent Framework 1.23.0's progressive MCP disclosure with a scripted model.
+
+Run with the MAF venv's Python (scripts/install-agent-framework.sh); it imports no PAS code.
+Real objects: an `agent_framework.Agent` whose tools are one `MCPStdioTool(use_progressive_disclosure=True,
+always_load=...)` connected to an MCP server built with the official MCP SDK from the catalogue
+(catalogue_server.py; in-process through `mcp.Client(server)`, or a real stdio process). Stand-in:
+the model (scripted_client.py: MAF's chat-client layers with the provider call replaced).
+
+Interface (all methods async; `MafDriver.open(...)` builds and connects):
+    MafDriver.open(catalogue, always_visible=(), options={}) -> MafDriver
+        catalogue: [{"name", "description", "parameters": JSON schema}], served in this order;
+        always_visible: names passed as MCPTool's `always_load`;
+        options: transport "memory" (default) | "stdio"; tool_name_prefix (default None: loaders are
+        list_mcp_tools / load_tool / unload_tool); compaction_keep_last_groups (an Agent
+        SlidingWindowStrategy, default none); function_invocation (overrides of the client's
+        function_invocation_configuration); timeout (seconds to wait for the host, default 30).
+    begin_request(thread, text) -> {"tools": [...names in order...], "tool_choice", "messages"}
+        a new run (user turn) on `thread`'s AgentSession (made on first use); returns the first model call.
+    model_step(thread, calls) -> StepResult (driver_protocol.py): the model answers with these tool calls;
+        load -> load_tool(tool=name or [names]), unload -> unload_tool, list -> list_mcp_tools,
+        invoke -> that tool; search is answered "unsupported" (MAF has no search tool) and not sent.
+        Per call: the function result text the next model call carries, its exception text, and for
+        an invoke whether the MCP server executed it; then the next model call's tool list.
+    end_request(thread, text=None) -> {"completed", "error"}: the model answers text; the run ends.
+    Requests on different threads may be open at once: each run is an asyncio task, blocked in its
+    model call until the driver answers it.
+    rebuild(store="kept"|"reset"): a new Agent and chat client; "kept" keeps the MCPTool instance
+        (where MAF keeps the loaded set), "reset" makes a new MCPTool and connection. Sessions (history) stay.
+    trim(thread, keep_last): keep the last `keep_last` messages of the thread's stored history.
+    reset(kind="close"|"reconnect"): the resets MCPTool offers: `close()` or `connect(reset=True)`.
+    state() -> {"loaded": [...], "connected": bool}: MCPTool's private loaded set, for checking facts only.
+    close()
+Run as a script it serves the JSON-lines loop of driver_protocol.py on stdin/stdout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import tempfile
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from agent_framework import Agent, AgentSession, InMemoryHistoryProvider, MCPStdioTool, SlidingWindowStrategy
+from catalogue_server import build_server
+from driver_protocol import Answer, Call, HostCall, StepResult, serve, unsupported
+from mcp import Client
+from scripted_client import CURRENT_CHANNEL, Channel, ModelCall, ScriptedChatClient, text_message, tool_calls_message
+
+HOST = "agent-framework-core 1.23.0"
+HERE = Path(__file__).resolve().parent
+
+
+class _Request:
+    """An open run: its task, its model channel, and the model call waiting for an answer."""
+
+    def __init__(self, task: asyncio.Task[Any], channel: Channel, pending: ModelCall) -> None:
+        self.task, self.channel, self.pending = task, channel, pending
+        self.steps = 0
+
+
+class MafDriver:
+    """Microsoft Agent Framework's real Agent + MCPTool under a scripted model (see the module docstring)."""
+
+    def __init__(self, catalogue: Sequence[Mapping[str, Any]], always_visible: Sequence[str],
+                 options: Mapping[str, Any]) -> None:
+        """Keep the configuration; `open` builds the host. Raises ValueError on an unknown option."""
+        unknown = set(options) - {"transport", "tool_name_prefix", "compaction_keep_last_groups",
+                                  "function_invocation", "timeout"}
+        if unknown:
+            raise ValueError(f"unknown MAF driver options {sorted(unknown)}")
+        if options.get("transport", "memory") not in ("memory", "stdio"):
+            raise ValueError("transport is 'memory' or 'stdio'")
+        self.catalogue = [dict(entry) for entry in catalogue]
+        self.always_visible = list(always_visible)
+        self.options = dict(options)
+        self.timeout = float(options.get("timeout", 30))
+        self.warnings: list[str] = []
+        self._log: list[tuple[str, dict[str, Any]]] = []
+        self._server = build_server(self.catalogue, lambda name, args: self._log.append((name, args)))
+        self._workdir = tempfile.TemporaryDirectory(prefix="pas-maf-")
+        self._sessions: dict[str, AgentSession] = {}
+        self._requests: dict[str, _Request] = {}
+        self._turns = 0
+        self._host_stack = contextlib.AsyncExitStack()
+
+    @classmethod
+    async def open(cls, catalogue: Sequence[Mapping[str, Any]], always_visible: Sequence[str] = (),
+                   options: Mapping[str, Any] | None = None) -> MafDriver:
+        """Build the server, the MCPTool (connected) and the Agent."""
+        driver = cls(catalogue, always_visible, options or {})
+        await driver._build_tool()
+        driver._build_agent()
+        return driver
+
+    def describe(self) -> dict[str, Any]:
+        """What was built: host, loader names, options, and the warnings MAF emitted while building."""
+        return {"host": HOST, "loaders": self._loader_names(), "options": self.options, "warnings": self.warnings}
+
+    def _loader_names(self) -> dict[str, str]:
+        prefix = self.options.get("tool_name_prefix")
+        names = {"list": "list_mcp_tools", "load": "load_tool", "unload": "unload_tool"}
+        return {kind: f"{prefix}_{name}" if prefix else name for kind, name in names.items()}
+
+    async def _build_tool(self) -> None:
+        """A new MCPTool with its own connection, entered (connected) on the host stack."""
+        await self._host_stack.aclose()
+        self._host_stack = contextlib.AsyncExitStack()
+        common = {"use_progressive_disclosure": True, "always_load": self.always_visible or None,
+                  "tool_name_prefix": self.options.get("tool_name_prefix")}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if self.options.get("transport", "memory") == "stdio":
+                self.tool = MCPStdioTool(name="catalogue", command=sys.executable, args=self._stdio_args(), **common)
+            else:
+                client = await self._host_stack.enter_async_context(Client(self._server))
+                self.tool = MCPStdioTool(name="catalogue", mcp_client=client, **common)
+        self.warnings += [f"{w.category.__name__}: {w.message}" for w in caught]
+        await self._host_stack.enter_async_context(self.tool)
+
+    def _stdio_args(self) -> list[str]:
+        catalogue_file = Path(self._workdir.name) / "catalogue.json"
+        catalogue_file.write_text(json.dumps(self.catalogue), encoding="utf-8")
+        return [str(HERE / "catalogue_server.py"), str(catalogue_file), str(self._stdio_log())]
+
+    def _stdio_log(self) -> Path:
+        return Path(self._workdir.name) / "executions.jsonl"
+
+    def _build_agent(self) -> None:
+        client = ScriptedChatClient()
+        client.function_invocation_configuration.update(self.options.get("function_invocation", {}))
+        keep = self.options.get("compaction_keep_last_groups")
+        strategy = SlidingWindowStrategy(keep_last_groups=int(keep)) if keep else None
+        self.agent = Agent(client=client, tools=[self.tool], compaction_strategy=strategy)
+
+    def _executions(self) -> list[tuple[str, dict[str, Any]]]:
+        if self.options.get("transport", "memory") != "stdio":
+            return list(self._log)
+        log = self._stdio_log()
+        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+        return [(entry["name"], entry["arguments"]) for entry in map(json.loads, lines)]
+
+    async def begin_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
+        """Start a run on `thread` and return its first model call. Raises ValueError if one is open there.
+
+        The default text is unique per request: MAF's history drops an incoming message equal to the
+        stored one it overlaps (`filter_new_messages`), so repeated texts would shorten the history.
+        """
+        if thread in self._requests:
+            raise ValueError(f"thread {thread!r} already has an open request: end it first")
+        self._turns += 1
+        text = text if text is not None else f"user turn {self._turns} on {thread}"
+        session = self._sessions.setdefault(thread, self.agent.create_session())
+        channel = Channel()
+        task = asyncio.create_task(self._run(self.agent, channel, session, text))
+        first = await self._next_call(task, channel)
+        if first is None:
+            return {"tools": None, "tool_choice": None, "messages": None, "ended": _outcome(task)}
+        self._requests[thread] = _Request(task, channel, first)
+        return {"tools": list(first.tools), "tool_choice": first.tool_choice, "messages": len(first.messages)}
+
+    @staticmethod
+    async def _run(agent: Agent, channel: Channel, session: AgentSession, text: str) -> Any:
+        CURRENT_CHANNEL.set(channel)
+        return await agent.run(text, session=session)
+
+    async def _next_call(self, task: asyncio.Task[Any], channel: Channel) -> ModelCall | None:
+        """The run's next model call, or None when the run ended first. Raises TimeoutError if neither comes."""
+        getter = asyncio.ensure_future(channel.calls.get())
+        done, _ = await asyncio.wait({getter, task}, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
+        if getter in done:
+            return getter.result()
+        getter.cancel()
+        if task in done:
+            return None
+        raise TimeoutError(f"MAF made no model call and did not end within {self.timeout} s")
+
+    def _request(self, thread: str) -> _Request:
+        if thread not in self._requests:
+            raise ValueError(f"thread {thread!r} has no open request: begin_request first")
+        return self._requests[thread]
+
+    def _host_call(self, call: Call) -> tuple[str, dict[str, Any]] | None:
+        """The host tool call a model call maps to, or None when MAF has no tool for it."""
+        loaders = self._loader_names()
+        if call.kind in ("load", "unload"):
+            return loaders[call.kind], {"tool": call.names if isinstance(call.names, str) else list(call.names or ())}
+        if call.kind == "list":
+            return loaders["list"], {}
+        if call.kind == "invoke":
+            return str(call.tool), dict(call.arguments)
+        return None
+
+    async def model_step(self, thread: str, calls: Sequence[Call]) -> StepResult:
+        """The model calls these tools; answers and the next model call's tool list (see the module docstring)."""
+        request = self._request(thread)
+        request.steps += 1
+        planned = [(call, self._host_call(call), f"{thread}-{request.steps}-{i}") for i, call in enumerate(calls)]
+        sent = [(call_id, host[0], host[1]) for _, host, call_id in planned if host is not None]
+        if not sent:
+            pending = request.pending
+            return StepResult(tuple(unsupported(call, HOST) for call in calls), pending.tools, pending.tool_choice,
+                              len(pending.messages), ended=None)
+        mark = len(self._executions())
+        request.pending.reply.set_result(tool_calls_message(sent))
+        following = await self._next_call(request.task, request.channel)
+        ran = self._executions()[mark:]
+        ended = None if following is not None else _outcome(request.task)
+        results = following.results() if following is not None else {}
+        answers = tuple(self._answer(call, host, results.get(call_id), ran, ended)
+                        for call, host, call_id in planned)
+        if following is None:
+            del self._requests[thread]
+            return StepResult(answers, None, ended=ended)
+        request.pending = following
+        return StepResult(answers, following.tools, following.tool_choice, len(following.messages))
+
+    def _answer(self, call: Call, host: tuple[str, dict[str, Any]] | None, result: Any,
+                ran: list[tuple[str, dict[str, Any]]], ended: str | None) -> Answer:
+        if host is None:
+            return unsupported(call, HOST)
+        text = None if result is None else _text(result.result)
+        error = ended if result is None else result.exception
+        executed = self._consume_execution(call, ran) if call.kind == "invoke" else None
+        return Answer(call=call.as_json(), supported=True, text=text,
+                      host_calls=(HostCall(host[0], host[1], text),), executed=executed, error=error)
+
+    def _consume_execution(self, call: Call, ran: list[tuple[str, dict[str, Any]]]) -> bool:
+        """Whether the server executed this invoke (each execution is matched to one call only)."""
+        prefix = self.options.get("tool_name_prefix")
+        for index, (name, arguments) in enumerate(ran):
+            if call.tool in (name, f"{prefix}_{name}") and arguments == dict(call.arguments):
+                del ran[index]
+                return True
+        return False
+
+    async def end_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
+        """The model answers plain text (unique by default); wait for the run to finish and say how it ended."""
+        request = self._request(thread)
+        text = text if text is not None else f"answer {self._turns} on {thread}"
+        del self._requests[thread]
+        request.pending.reply.set_result(text_message(text))
+        following = await self._next_call(request.task, request.channel)
+        if following is not None:
+            following.reply.set_result(text_message(text))
+            await asyncio.wait({request.task}, timeout=self.timeout)
+            return {"completed": request.task.done(), "error": "MAF called the model again after a text answer"}
+        outcome = _outcome(request.task)
+        return {"completed": outcome is None, "error": outcome}
+
+    async def rebuild(self, store: str = "kept") -> dict[str, Any]:
+        """A new Agent (and chat client); with store "reset" a new MCPTool too. Raises ValueError if runs are open."""
+        if store not in ("kept", "reset"):
+            raise ValueError("store is 'kept' or 'reset'")
+        if self._requests:
+            raise ValueError(f"requests are open on {sorted(self._requests)}: end them before rebuilding")
+        if store == "reset":
+            await self._build_tool()
+        self._build_agent()
+        return {"store": store, "mcp_tool_id": id(self.tool)}
+
+    async def trim(self, thread: str, keep_last: int) -> dict[str, Any]:
+        """Keep the last `keep_last` messages of the thread's stored history (between requests)."""
+        if thread in self._requests:
+            raise ValueError(f"thread {thread!r} has an open request: trim between requests")
+        session = self._sessions.setdefault(thread, self.agent.create_session())
+        stored = session.state.setdefault(InMemoryHistoryProvider.DEFAULT_SOURCE_ID, {})
+        messages = list(stored.get("messages", []))
+        stored["messages"] = messages[len(messages) - keep_last:] if keep_last > 0 else []
+        return {"before": len(messages), "after": len(stored["messages"])}
+
+    async def reset(self, kind: str = "close") -> dict[str, Any]:
+        """MCPTool's own resets: "close" (`close()`) or "reconnect" (`connect(reset=True)`)."""
+        before = await self.state()
+        if kind == "close":
+            await self.tool.close()
+        elif kind == "reconnect":
+            await self.tool.connect(reset=True)
+        else:
+            raise ValueError("kind is 'close' or 'reconnect'")
+        return {"before": before, "after": await self.state()}
+
+    async def state(self) -> dict[str, Any]:
+        """MCPTool's loaded set (a private attribute: host-side inspection for checking facts, not an observation)."""
+        return {"loaded": sorted(self.tool._progressive_loaded_tool_names), "connected": self.tool.is_connected}
+
+    async def close(self) -> None:
+        """End open runs, disconnect, remove the work directory."""
+        for request in self._requests.values():
+            request.task.cancel()
+        await asyncio.gather(*(r.task for r in self._requests.values()), return_exceptions=True)
+        self._requests.clear()
+        await self._host_stack.aclose()
+        self._workdir.cleanup()
+
+
+def _text(result: Any) -> str:
+    """A function result as the text the model reads (MAF hands strings on; anything else as JSON)."""
+    return result if isinstance(result, str) else json.dumps(result)
+
+
+def _outcome(task: asyncio.Task[Any]) -> str | None:
+    """None when the finished run returned, else its exception as "Type: message"."""
+    if task.cancelled():
+        return "cancelled"
+    error = task.exception()
+    return None if error is None else f"{type(error).__name__}: {error}"
+
+
+if __name__ == "__main__":
+    asyncio.run(serve(MafDriver.open))
