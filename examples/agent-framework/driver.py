@@ -47,9 +47,21 @@ from typing import Any
 
 from agent_framework import Agent, AgentSession, InMemoryHistoryProvider, MCPStdioTool, SlidingWindowStrategy
 from catalogue_server import build_server
-from driver_protocol import Answer, Call, HostCall, StepResult, serve, unsupported
+from driver_protocol import (
+    CURRENT_CHANNEL,
+    Answer,
+    Call,
+    Channel,
+    HostCall,
+    ModelCall,
+    StepResult,
+    next_model_call,
+    outcome,
+    serve,
+    unsupported,
+)
 from mcp import Client
-from scripted_client import CURRENT_CHANNEL, Channel, ModelCall, ScriptedChatClient, text_message, tool_calls_message
+from scripted_client import ScriptedChatClient, function_results, text_message, tool_calls_message
 
 HOST = "agent-framework-core 1.23.0"
 HERE = Path(__file__).resolve().parent
@@ -159,7 +171,7 @@ class MafDriver:
         task = asyncio.create_task(self._run(self.agent, channel, session, text))
         first = await self._next_call(task, channel)
         if first is None:
-            return {"tools": None, "tool_choice": None, "messages": None, "ended": _outcome(task)}
+            return {"tools": None, "tool_choice": None, "messages": None, "ended": outcome(task)}
         self._requests[thread] = _Request(task, channel, first)
         return {"tools": list(first.tools), "tool_choice": first.tool_choice, "messages": len(first.messages)}
 
@@ -169,15 +181,7 @@ class MafDriver:
         return await agent.run(text, session=session)
 
     async def _next_call(self, task: asyncio.Task[Any], channel: Channel) -> ModelCall | None:
-        """The run's next model call, or None when the run ended first. Raises TimeoutError if neither comes."""
-        getter = asyncio.ensure_future(channel.calls.get())
-        done, _ = await asyncio.wait({getter, task}, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
-        if getter in done:
-            return getter.result()
-        getter.cancel()
-        if task in done:
-            return None
-        raise TimeoutError(f"MAF made no model call and did not end within {self.timeout} s")
+        return await next_model_call(task, channel, self.timeout, HOST)
 
     def _request(self, thread: str) -> _Request:
         if thread not in self._requests:
@@ -209,8 +213,8 @@ class MafDriver:
         request.pending.reply.set_result(tool_calls_message(sent))
         following = await self._next_call(request.task, request.channel)
         ran = self._executions()[mark:]
-        ended = None if following is not None else _outcome(request.task)
-        results = following.results() if following is not None else {}
+        ended = None if following is not None else outcome(request.task)
+        results = function_results(following) if following is not None else {}
         answers = tuple(self._answer(call, host, results.get(call_id), ran, ended)
                         for call, host, call_id in planned)
         if following is None:
@@ -249,8 +253,8 @@ class MafDriver:
             following.reply.set_result(text_message(text))
             await asyncio.wait({request.task}, timeout=self.timeout)
             return {"completed": request.task.done(), "error": "MAF called the model again after a text answer"}
-        outcome = _outcome(request.task)
-        return {"completed": outcome is None, "error": outcome}
+        error = outcome(request.task)
+        return {"completed": error is None, "error": error}
 
     async def rebuild(self, store: str = "kept") -> dict[str, Any]:
         """A new Agent (and chat client); with store "reset" a new MCPTool too. Raises ValueError if runs are open."""
@@ -301,14 +305,6 @@ class MafDriver:
 def _text(result: Any) -> str:
     """A function result as the text the model reads (MAF hands strings on; anything else as JSON)."""
     return result if isinstance(result, str) else json.dumps(result)
-
-
-def _outcome(task: asyncio.Task[Any]) -> str | None:
-    """None when the finished run returned, else its exception as "Type: message"."""
-    if task.cancelled():
-        return "cancelled"
-    error = task.exception()
-    return None if error is None else f"{type(error).__name__}: {error}"
 
 
 if __name__ == "__main__":

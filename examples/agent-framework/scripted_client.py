@@ -4,63 +4,32 @@
 BaseChatClient` (the layers every MAF chat client has, so the function-calling loop, the loader
 tools and the tool list are MAF's own) with `_inner_get_response` - the provider call - replaced:
 it hands the exact request (tool names in order, tool_choice, messages) to the `Channel` of the
-conversation whose run is calling, and waits for the driver to say what the model answers.
-
-Which conversation is calling is the `CURRENT_CHANNEL` context variable, set by the task that runs
-`Agent.run` for that conversation (asyncio tasks copy it to everything the run starts).
+run that is calling (driver_protocol.py) and waits for the driver to say what the model answers.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from agent_framework import BaseChatClient, ChatResponse, Content, Message
 from agent_framework._middleware import ChatMiddlewareLayer
 from agent_framework._tools import FunctionInvocationLayer
 from agent_framework.observability import ChatTelemetryLayer
+from driver_protocol import CURRENT_CHANNEL, ModelCall
 
 
-@dataclass
-class ModelCall:
-    """One provider request: what the model would be sent, and where the driver puts its reply."""
-
-    tools: tuple[str, ...]
-    tool_choice: str | None
-    messages: tuple[Message, ...]
-    reply: asyncio.Future[Message] = field(repr=False)
-
-    def results(self) -> dict[str, Content]:
-        """The function results in this request's messages after the last assistant message, by call id."""
-        found: dict[str, Content] = {}
-        for message in reversed(self.messages):
-            if message.role == "assistant":
-                break
-            for content in message.contents:
-                if content.type == "function_result" and content.call_id is not None:
-                    found.setdefault(content.call_id, content)
-        return found
-
-
-class Channel:
-    """The model side of one conversation: provider requests queue up here until the driver answers."""
-
-    def __init__(self) -> None:
-        """An empty channel (create it inside the running event loop)."""
-        self.calls: asyncio.Queue[ModelCall] = asyncio.Queue()
-
-    async def ask(self, tools: Sequence[str], tool_choice: str | None, messages: Sequence[Message]) -> Message:
-        """Queue one provider request and wait for the scripted reply."""
-        reply: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
-        await self.calls.put(ModelCall(tuple(tools), tool_choice, tuple(messages), reply))
-        return await reply
-
-
-CURRENT_CHANNEL: contextvars.ContextVar[Channel] = contextvars.ContextVar("pas_scripted_channel")
+def function_results(call: ModelCall) -> dict[str, Content]:
+    """The function results in a model call's messages after the last assistant message, by call id."""
+    found: dict[str, Content] = {}
+    for message in reversed(call.messages):
+        if message.role == "assistant":
+            break
+        for content in message.contents:
+            if content.type == "function_result" and content.call_id is not None:
+                found.setdefault(content.call_id, content)
+    return found
 
 
 def tool_calls_message(calls: Sequence[tuple[str, str, Mapping[str, Any]]]) -> Message:

@@ -1,0 +1,232 @@
+"""The host-neutral half of a disclosure driver: the model's calls, the answers, and a JSON-lines loop.
+
+The same file sits beside each host's driver (examples/agent-framework/, examples/langgraph-bigtool/)
+because each driver runs in its own host venv, which has no PAS and no other example on its path.
+
+A call the scripted model makes in one step is a JSON object, one of:
+    {"load": "name"} or {"load": ["a", "b"]}    load by name
+    {"unload": "name"} or {"unload": [...]}     unload by name
+    {"search": "query"}                          search the catalogue
+    {"list": true}                               list the catalogue
+    {"invoke": "tool", "arguments": {...}}       call a tool
+The JSON-lines loop (`serve`) reads one command per line on stdin and writes one reply per line on
+stdout: {"op": "<method>", ...keyword arguments} -> {"ok": true, "result": ...} or
+{"ok": false, "error": "..."}; the first command must be {"op": "open", "catalogue": [...],
+"always_visible": [...], "options": {...}} and the loop ends at {"op": "close"} or end of input.
+
+The model side: each open request runs as an asyncio task; when the host calls its model, the
+stand-in model puts a `ModelCall` on the `Channel` of that request (found through the
+`CURRENT_CHANNEL` context variable, which the task sets and asyncio copies to everything the task
+starts) and waits until the driver answers it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import json
+import sys
+import traceback
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("load", "unload", "search", "list", "invoke")
+OPS = ("begin_request", "model_step", "end_request", "rebuild", "trim", "reset", "state")
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call of the scripted model, host-neutral (see the module docstring for the JSON forms)."""
+
+    kind: str
+    names: str | tuple[str, ...] | None = None
+    query: str | None = None
+    tool: str | None = None
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+    def name_list(self) -> list[str]:
+        """The names of a load or unload, as a list (one name given as a string is a list of one)."""
+        if self.names is None:
+            return []
+        return [self.names] if isinstance(self.names, str) else list(self.names)
+
+    def as_json(self) -> dict[str, Any]:
+        """The call in its JSON form."""
+        if self.kind in ("load", "unload"):
+            return {self.kind: self.names if isinstance(self.names, str) else list(self.names or ())}
+        if self.kind == "search":
+            return {"search": self.query}
+        if self.kind == "list":
+            return {"list": True}
+        return {"invoke": self.tool, "arguments": dict(self.arguments)}
+
+
+def parse_call(raw: Mapping[str, Any]) -> Call:
+    """A call from its JSON form. Raises ValueError naming what is wrong and what is allowed."""
+    kinds = [k for k in KINDS if k in raw]
+    if len(kinds) != 1:
+        raise ValueError(f"a call has exactly one of {', '.join(KINDS)}; got keys {sorted(raw)}")
+    kind = kinds[0]
+    value = raw[kind]
+    if kind in ("load", "unload"):
+        if isinstance(value, str):
+            return Call(kind, names=value)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return Call(kind, names=tuple(value))
+        raise ValueError(f"{kind} takes a name or a list of names, got {value!r}")
+    if kind == "search":
+        if not isinstance(value, str):
+            raise ValueError(f"search takes a query string, got {value!r}")
+        return Call(kind, query=value)
+    if kind == "list":
+        return Call(kind)
+    arguments = raw.get("arguments", {})
+    if not isinstance(value, str) or not isinstance(arguments, Mapping):
+        raise ValueError(f"invoke takes a tool name and an arguments object, got {value!r}, {arguments!r}")
+    return Call(kind, tool=value, arguments=dict(arguments))
+
+
+@dataclass(frozen=True)
+class HostCall:
+    """One call of a host tool the driver made for a model call, and what the model reads back."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+    text: str | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one model call got: the text the model reads, or why there is none.
+
+    `supported` is False when the host has no tool for this kind of call (nothing was sent to it);
+    `executed` says, for an invoke, whether the tool's function really ran (None for other kinds).
+    `error` is exception text the host raised for this call instead of answering it.
+    """
+
+    call: Mapping[str, Any]
+    supported: bool
+    text: str | None
+    host_calls: tuple[HostCall, ...] = ()
+    executed: bool | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """The answers of one model step and the next model call's tool list (None when the request ended)."""
+
+    answers: tuple[Answer, ...]
+    next_tools: tuple[str, ...] | None
+    tool_choice: str | None = None
+    messages: int | None = None
+    ended: str | None = None
+
+
+def unsupported(call: Call, host: str) -> Answer:
+    """The answer to a call `host` has no tool for; nothing is sent to the host."""
+    return Answer(call=call.as_json(), supported=False, text=f"unsupported: {host} has no tool to {call.kind}")
+
+
+def jsonable(value: Any) -> Any:
+    """Dataclasses, tuples and mappings as plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+@dataclass
+class ModelCall:
+    """One request the host sends its model: tool names in order, tool choice, messages, and the reply slot."""
+
+    tools: tuple[str, ...]
+    tool_choice: str | None
+    messages: tuple[Any, ...]
+    reply: asyncio.Future[Any] = field(repr=False)
+
+
+class Channel:
+    """The model side of one open request: model calls queue up here until the driver answers them."""
+
+    def __init__(self) -> None:
+        """An empty channel (create it inside the running event loop)."""
+        self.calls: asyncio.Queue[ModelCall] = asyncio.Queue()
+
+    async def ask(self, tools: Sequence[str], tool_choice: str | None, messages: Sequence[Any]) -> Any:
+        """Queue one model call and wait for the scripted reply."""
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.calls.put(ModelCall(tuple(tools), tool_choice, tuple(messages), reply))
+        return await reply
+
+
+CURRENT_CHANNEL: contextvars.ContextVar[Channel] = contextvars.ContextVar("pas_scripted_channel")
+
+
+async def next_model_call(task: asyncio.Task[Any], channel: Channel, timeout: float, host: str) -> ModelCall | None:
+    """The request's next model call, or None when the request ended first. Raises TimeoutError if neither comes."""
+    getter = asyncio.ensure_future(channel.calls.get())
+    done, _ = await asyncio.wait({getter, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if getter in done:
+        return getter.result()
+    getter.cancel()
+    if task in done:
+        return None
+    raise TimeoutError(f"{host} made no model call and did not end within {timeout} s")
+
+
+def outcome(task: asyncio.Task[Any]) -> str | None:
+    """None when the finished request returned, else its exception as "Type: message"."""
+    if task.cancelled():
+        return "cancelled"
+    error = task.exception()
+    return None if error is None else f"{type(error).__name__}: {error}"
+
+
+Opener = Callable[..., Awaitable[Any]]
+
+
+async def serve(open_driver: Opener) -> None:
+    """Run the JSON-lines loop on stdin/stdout; `open_driver(catalogue, always_visible, options)` makes the driver."""
+    driver: Any = None
+    reader = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := await reader.readline():
+        if not line.strip():
+            continue
+        try:
+            command = json.loads(line)
+            op = command.pop("op")
+            if op == "open":
+                driver = await open_driver(command.get("catalogue", []), command.get("always_visible", []),
+                                           command.get("options", {}))
+                result: Any = driver.describe()
+            elif driver is None:
+                raise ValueError("the first command must be open")
+            elif op == "close":
+                await driver.close()
+                _reply({"ok": True, "result": None})
+                return
+            elif op not in OPS:
+                raise ValueError(f"unknown op {op!r}; the ops are open, close, {', '.join(OPS)}")
+            else:
+                if op == "model_step":
+                    command["calls"] = [parse_call(c) for c in command.get("calls", [])]
+                result = await getattr(driver, op)(**command)
+            _reply({"ok": True, "result": jsonable(result)})
+        except Exception as error:  # noqa: BLE001 - every failure becomes a reply; the loop goes on
+            _reply({"ok": False, "error": f"{type(error).__name__}: {error}",
+                    "traceback": traceback.format_exc(limit=6)})
+    if driver is not None:
+        await driver.close()
+
+
+def _reply(message: Mapping[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
