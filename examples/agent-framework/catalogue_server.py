@@ -31,20 +31,18 @@ Recorder = Callable[[str, dict[str, Any]], None]
 def build_server(catalogue: Sequence[Mapping[str, Any]], record: Recorder, name: str = "pas-catalogue") -> Server:
     """A low-level MCP server listing `catalogue` (dicts: name, description, parameters) and recording calls.
 
+    The catalogue is read again on every tools/list and tools/call, so a caller that changes the list
+    it passed in changes what the server offers (as a server whose tools change would).
     Raises ValueError when a catalogue entry has no name or two entries share one.
     """
-    tools = [_mcp_tool(entry) for entry in catalogue]
-    names = [tool.name for tool in tools]
-    if len(set(names)) != len(names):
-        raise ValueError(f"catalogue names repeat: {sorted({n for n in names if names.count(n) > 1})}")
-    known = set(names)
+    _tools(catalogue)
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        return types.ListToolsResult(tools=_tools(catalogue))
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = dict(params.arguments or {})
-        if params.name not in known:
+        if params.name not in {tool.name for tool in _tools(catalogue)}:
             # MAF only calls tools it listed; answer an unknown one as an error result, as the MCP spec asks.
             return types.CallToolResult(content=[types.TextContent(text=f"unknown tool {params.name}")], is_error=True)
         record(params.name, arguments)
@@ -52,6 +50,15 @@ def build_server(catalogue: Sequence[Mapping[str, Any]], record: Recorder, name:
         return types.CallToolResult(content=[types.TextContent(text=text)])
 
     return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+def _tools(catalogue: Sequence[Mapping[str, Any]]) -> list[types.Tool]:
+    """The catalogue as MCP tools. Raises ValueError on a missing or repeated name."""
+    tools = [_mcp_tool(entry) for entry in catalogue]
+    names = [tool.name for tool in tools]
+    if len(set(names)) != len(names):
+        raise ValueError(f"catalogue names repeat: {sorted({n for n in names if names.count(n) > 1})}")
+    return tools
 
 
 def _mcp_tool(entry: Mapping[str, Any]) -> types.Tool:

@@ -98,7 +98,8 @@ class MafDriver:
         self._sessions: dict[str, AgentSession] = {}
         self._requests: dict[str, _Request] = {}
         self._turns = 0
-        self._host_stack = contextlib.AsyncExitStack()
+        self._tool_task: asyncio.Task[None] | None = None
+        self._tool_stop = asyncio.Event()
 
     @classmethod
     async def open(cls, catalogue: Sequence[Mapping[str, Any]], always_visible: Sequence[str] = (),
@@ -119,20 +120,45 @@ class MafDriver:
         return {kind: f"{prefix}_{name}" if prefix else name for kind, name in names.items()}
 
     async def _build_tool(self) -> None:
-        """A new MCPTool with its own connection, entered (connected) on the host stack."""
-        await self._host_stack.aclose()
-        self._host_stack = contextlib.AsyncExitStack()
+        """A new MCPTool with its own connection, held open by a task of its own until `_release_tool`.
+
+        The connection lives in its own task because the MCP client's anyio task group must be exited
+        by the task that entered it, in nesting order; a holder task per MCPTool makes closing in any
+        order (and several drivers in one process) safe.
+        """
+        await self._release_tool()
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._tool_stop = asyncio.Event()
+        self._tool_task = asyncio.create_task(self._hold_tool(ready, self._tool_stop))
+        await ready
+
+    async def _hold_tool(self, ready: asyncio.Future[None], stop: asyncio.Event) -> None:
         common = {"use_progressive_disclosure": True, "always_load": self.always_visible or None,
                   "tool_name_prefix": self.options.get("tool_name_prefix")}
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            if self.options.get("transport", "memory") == "stdio":
-                self.tool = MCPStdioTool(name="catalogue", command=sys.executable, args=self._stdio_args(), **common)
-            else:
-                client = await self._host_stack.enter_async_context(Client(self._server))
-                self.tool = MCPStdioTool(name="catalogue", mcp_client=client, **common)
-        self.warnings += [f"{w.category.__name__}: {w.message}" for w in caught]
-        await self._host_stack.enter_async_context(self.tool)
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    if self.options.get("transport", "memory") == "stdio":
+                        self.tool = MCPStdioTool(name="catalogue", command=sys.executable, args=self._stdio_args(),
+                                                 **common)
+                    else:
+                        client = await stack.enter_async_context(Client(self._server))
+                        self.tool = MCPStdioTool(name="catalogue", mcp_client=client, **common)
+                self.warnings += [f"{w.category.__name__}: {w.message}" for w in caught]
+                await stack.enter_async_context(self.tool)
+                ready.set_result(None)
+                await stop.wait()
+        except BaseException as error:
+            if ready.done():
+                raise
+            ready.set_exception(error)
+
+    async def _release_tool(self) -> None:
+        if self._tool_task is not None:
+            self._tool_stop.set()
+            await asyncio.gather(self._tool_task, return_exceptions=True)
+            self._tool_task = None
 
     def _stdio_args(self) -> list[str]:
         catalogue_file = Path(self._workdir.name) / "catalogue.json"
@@ -298,7 +324,7 @@ class MafDriver:
             request.task.cancel()
         await asyncio.gather(*(r.task for r in self._requests.values()), return_exceptions=True)
         self._requests.clear()
-        await self._host_stack.aclose()
+        await self._release_tool()
         self._workdir.cleanup()
 
 
