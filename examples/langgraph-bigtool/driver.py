@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import langgraph.types
@@ -82,6 +82,8 @@ class _Request:
 class BigtoolDriver:
     """bigtool's real graph under a scripted model (see the module docstring)."""
 
+    model_class: type[ScriptedChatModel] = ScriptedChatModel
+
     def __init__(self, catalogue: Sequence[Mapping[str, Any]], always_visible: Sequence[str],
                  options: Mapping[str, Any]) -> None:
         """Build registry, store and graph. Raises ValueError on an unknown option or seed id."""
@@ -117,11 +119,14 @@ class BigtoolDriver:
         return {"host": HOST, "versions": versions, "loaders": {"search": RETRIEVE, "load": f"{RETRIEVE} (exact name)"},
                 "options": self.options, "seed": self.seed, "overwrite_available": hasattr(langgraph.types, "Overwrite")}
 
-    def _compile(self) -> None:
+    def _compile(self, retrieve: Callable[..., list[str]] | None = None) -> None:
+        """Compile bigtool's graph; `retrieve` (a retrieve_tools_function) overrides the retrieval option."""
         extra: dict[str, Any] = {}
-        if self.options.get("retrieval", "store") == "names":
+        if retrieve is not None:
+            extra["retrieve_tools_function"] = retrieve
+        elif self.options.get("retrieval", "store") == "names":
             extra["retrieve_tools_function"] = retrieve_by_name(self.tools)
-        builder = create_agent(ScriptedChatModel(), self.tools, limit=int(self.options.get("limit", 2)), **extra)
+        builder = create_agent(self.model_class(), self.tools, limit=int(self.options.get("limit", 2)), **extra)
         self.graph = builder.compile(checkpointer=self.checkpointer, store=self.store)
 
     @staticmethod
