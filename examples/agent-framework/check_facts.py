@@ -320,6 +320,24 @@ async def concurrent_listing_disagrees() -> Any:
 
 
 @probe
+async def consecutive_hidden_calls() -> Any:
+    """Four steps in a row each calling a hidden tool (an error for MAF's loop)."""
+    driver = await MafDriver.open(catalogue(), [])
+    try:
+        await driver.begin_request("A")
+        steps = []
+        for _ in range(4):
+            result = await driver.model_step("A", [parse_call({"invoke": "tool_3", "arguments": {}})])
+            steps.append({"text": result.answers[0].text, "error": result.answers[0].error,
+                          "next": result.next_tools, "tool_choice": result.tool_choice, "ended": result.ended})
+            if result.next_tools is None:
+                break
+        return steps
+    finally:
+        await driver.close()
+
+
+@probe
 async def no_cap_on_loads() -> Any:
     driver = await MafDriver.open(catalogue(40), [])
     try:

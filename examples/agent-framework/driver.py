@@ -239,7 +239,7 @@ class MafDriver:
         request.pending.reply.set_result(tool_calls_message(sent))
         following = await self._next_call(request.task, request.channel)
         ran = self._executions()[mark:]
-        ended = None if following is not None else outcome(request.task)
+        ended = None if following is not None else outcome(request.task) or "completed"
         results = function_results(following) if following is not None else {}
         answers = tuple(self._answer(call, host, results.get(call_id), ran, ended)
                         for call, host, call_id in planned)
@@ -254,7 +254,7 @@ class MafDriver:
         if host is None:
             return unsupported(call, HOST)
         text = None if result is None else _text(result.result)
-        error = ended if result is None else result.exception
+        error = result.exception if result is not None else _no_answer(ended)
         executed = self._consume_execution(call, ran) if call.kind == "invoke" else None
         return Answer(call=call.as_json(), supported=True, text=text,
                       host_calls=(HostCall(host[0], host[1], text),), executed=executed, error=error)
@@ -326,6 +326,11 @@ class MafDriver:
         self._requests.clear()
         await self._release_tool()
         self._workdir.cleanup()
+
+
+def _no_answer(ended: str | None) -> str:
+    """Why a call got no answer: the request ended (completed or crashed) before the next model call."""
+    return f"no answer: the request ended ({ended}) without another model call"
 
 
 def _text(result: Any) -> str:

@@ -192,7 +192,7 @@ class BigtoolDriver:
         request.pending.reply.set_result(tool_calls_message(sent))
         following = await next_model_call(request.task, request.channel, self.timeout, HOST)
         ran = self._log[mark:]
-        ended = None if following is not None else outcome(request.task)
+        ended = None if following is not None else outcome(request.task) or "completed"
         results = tool_results(following) if following is not None else {}
         answers = tuple(self._answer(call, hosts, ids, results, ran, ended) for call, hosts, ids in planned)
         if following is None:
@@ -215,8 +215,9 @@ class BigtoolDriver:
             executed = match in ran
             if executed:
                 ran.remove(match)
+        error = None if ended is None else f"no answer: the request ended ({ended}) without another model call"
         return Answer(call=call.as_json(), supported=True, text=text, host_calls=host_calls, executed=executed,
-                      error=ended)
+                      error=error)
 
     async def end_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
         """The model answers plain text; wait for the graph to finish and say how it ended."""

@@ -116,7 +116,11 @@ class Answer:
 
 @dataclass(frozen=True)
 class StepResult:
-    """The answers of one model step and the next model call's tool list (None when the request ended)."""
+    """The answers of one model step and the next model call's tool list (None when the request ended).
+
+    `ended` is None while the request goes on, "completed" when the host finished it without another
+    model call, or the exception that ended it as "Type: message".
+    """
 
     answers: tuple[Answer, ...]
     next_tools: tuple[str, ...] | None
