@@ -241,6 +241,26 @@ async def hidden_and_unknown_calls() -> Any:
 
 
 @probe
+async def after_a_crash() -> Any:
+    """What the thread keeps when a request ends in an exception (the default set's crash), and the next request."""
+    driver = BigtoolDriver(catalogue(), [], {})
+    await driver.begin_request("A")
+    await step(driver, "A", {"load": "tool_2"})
+    crashed = await step(driver, "A", {"invoke": "tool_2", "arguments": {"x": "a"}})
+    if crashed["ended"] is None:
+        await driver.end_request("A")
+    snapshot = await driver.graph.aget_state(driver._config("A"))
+    out: dict[str, Any] = {"step": crashed, "state": await driver.state("A"),
+                           "state_messages": [type(m).__name__ for m in snapshot.values["messages"]],
+                           "state_next": list(snapshot.next)}
+    out["next_request"] = await driver.begin_request("A")
+    pending = driver._requests["A"].pending
+    out["next_request_messages"] = [type(m).__name__ for m in pending.messages]
+    await driver.close()
+    return out
+
+
+@probe
 async def update_state_without_as_node() -> Any:
     driver = BigtoolDriver(catalogue(), [], {})
     await driver.begin_request("A")
