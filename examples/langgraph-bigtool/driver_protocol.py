@@ -12,7 +12,9 @@ A call the scripted model makes in one step is a JSON object, one of:
 The JSON-lines loop (`serve`) reads one command per line on stdin and writes one reply per line on
 stdout: {"op": "<method>", ...keyword arguments} -> {"ok": true, "result": ...} or
 {"ok": false, "error": "..."}; the first command must be {"op": "open", "catalogue": [...],
-"always_visible": [...], "options": {...}} and the loop ends at {"op": "close"} or end of input.
+"always_visible": [...], "options": {...}} (another open replaces the driver, closing the old one), and
+the loop ends at {"op": "close"} or end of input. `DriverClient` runs a driver that way from any
+Python (it needs only the standard library), e.g. PAS's tests in PAS's venv.
 
 The model side: each open request runs as an asyncio task; when the host calls its model, the
 stand-in model puts a `ModelCall` on the `Channel` of that request (found through the
@@ -26,7 +28,10 @@ import asyncio
 import contextvars
 import dataclasses
 import json
+import select
+import subprocess
 import sys
+import tempfile
 import traceback
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -208,6 +213,9 @@ async def serve(open_driver: Opener) -> None:
             command = json.loads(line)
             op = command.pop("op")
             if op == "open":
+                if driver is not None:
+                    await driver.close()
+                    driver = None
                 driver = await open_driver(command.get("catalogue", []), command.get("always_visible", []),
                                            command.get("options", {}))
                 result: Any = driver.describe()
@@ -234,3 +242,55 @@ async def serve(open_driver: Opener) -> None:
 def _reply(message: Mapping[str, Any]) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
+
+
+class DriverError(Exception):
+    """A driver answered a command with {"ok": false}; the message is its error text."""
+
+
+class DriverClient:
+    """A driver running in its host's Python, commanded over the JSON-lines loop (standard library only)."""
+
+    def __init__(self, python: str, script: str, timeout: float = 60.0) -> None:
+        """Start `python script`; stderr goes to a temporary file (read it with `stderr()`)."""
+        self.timeout = timeout
+        self._stderr = tempfile.TemporaryFile()
+        self.process = subprocess.Popen([python, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self._stderr, text=True)
+
+    def call(self, op: str, **arguments: Any) -> Any:
+        """Send one command and return its result. Raises DriverError on {"ok": false}, TimeoutError, EOFError."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps({"op": op, **arguments}) + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], self.timeout)
+        if not ready:
+            raise TimeoutError(f"the driver did not answer {op} within {self.timeout} s")
+        line = self.process.stdout.readline()
+        if not line:
+            raise EOFError(f"the driver exited while answering {op}: {self.stderr()[-2000:]}")
+        reply = json.loads(line)
+        if not reply["ok"]:
+            raise DriverError(reply["error"])
+        return reply["result"]
+
+    def stderr(self) -> str:
+        """What the driver wrote to stderr so far."""
+        self._stderr.seek(0)
+        return self._stderr.read().decode("utf-8", "replace")
+
+    def close(self) -> None:
+        """Send close, wait for the process to end (kill it after the timeout)."""
+        try:
+            if self.process.poll() is None:
+                self.call("close")
+        finally:
+            try:
+                self.process.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            for stream in (self.process.stdin, self.process.stdout):
+                if stream is not None:
+                    stream.close()
+            self._stderr.close()
