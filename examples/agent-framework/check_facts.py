@@ -22,16 +22,9 @@ from typing import Any
 
 from driver import MafDriver
 from driver_protocol import jsonable, parse_call
+from scripted_driver import describe_error
 
 PROBES: dict[str, Callable[[], Awaitable[Any]]] = {}
-
-
-def describe_error(error: BaseException) -> str:
-    """The innermost exceptions of an error (exception groups and causes unwrapped), "Type: message; ..."."""
-    if isinstance(error, BaseExceptionGroup):
-        return "; ".join(describe_error(inner) for inner in error.exceptions)
-    text = f"{type(error).__name__}: {error}"
-    return f"{text} <- {describe_error(error.__cause__)}" if error.__cause__ is not None else text
 
 
 def probe(fn: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[Any]]:

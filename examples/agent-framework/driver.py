@@ -14,7 +14,7 @@ Interface (all methods async; `MafDriver.open(...)` builds and connects):
         list_mcp_tools / load_tool / unload_tool); compaction_keep_last_groups (an Agent
         SlidingWindowStrategy, default none); function_invocation (overrides of the client's
         function_invocation_configuration); timeout (seconds to wait for the host, default 30).
-    begin_request(thread, text) -> {"tools": [...names in order...], "tool_choice", "messages"}
+    begin_request(thread, text=None) -> {"tools": [...names in order...], "tool_choice", "messages"}
         a new run (user turn) on `thread`'s AgentSession (made on first use); returns the first model call.
     model_step(thread, calls) -> StepResult (driver_protocol.py): the model answers with these tool calls;
         load -> load_tool(tool=name or [names]), unload -> unload_tool, list -> list_mcp_tools,
@@ -30,7 +30,8 @@ Interface (all methods async; `MafDriver.open(...)` builds and connects):
     reset(kind="close"|"reconnect"): the resets MCPTool offers: `close()` or `connect(reset=True)`.
     state() -> {"loaded": [...], "connected": bool}: MCPTool's private loaded set, for checking facts only.
     close()
-Run as a script it serves the JSON-lines loop of driver_protocol.py on stdin/stdout.
+Run as a script it serves the JSON-lines loop of driver_protocol.py on stdin/stdout; the request
+engine is scripted_driver.py's (the same file sits beside the bigtool driver).
 """
 
 from __future__ import annotations
@@ -47,57 +48,36 @@ from typing import Any
 
 from agent_framework import Agent, AgentSession, InMemoryHistoryProvider, MCPStdioTool, SlidingWindowStrategy
 from catalogue_server import build_server
-from driver_protocol import (
-    CURRENT_CHANNEL,
-    Answer,
-    Call,
-    Channel,
-    HostCall,
-    ModelCall,
-    StepResult,
-    next_model_call,
-    outcome,
-    serve,
-    unsupported,
-)
+from driver_protocol import Call, serve
 from mcp import Client
 from scripted_client import ScriptedChatClient, function_results, text_message, tool_calls_message
+from scripted_driver import ModelCall, ScriptedDriver
 
-HOST = "agent-framework-core 1.23.0"
 HERE = Path(__file__).resolve().parent
+OPTIONS = {"transport", "tool_name_prefix", "compaction_keep_last_groups", "function_invocation", "timeout"}
 
 
-class _Request:
-    """An open run: its task, its model channel, and the model call waiting for an answer."""
-
-    def __init__(self, task: asyncio.Task[Any], channel: Channel, pending: ModelCall) -> None:
-        self.task, self.channel, self.pending = task, channel, pending
-        self.steps = 0
-
-
-class MafDriver:
+class MafDriver(ScriptedDriver):
     """Microsoft Agent Framework's real Agent + MCPTool under a scripted model (see the module docstring)."""
+
+    HOST = "agent-framework-core 1.23.0"
 
     def __init__(self, catalogue: Sequence[Mapping[str, Any]], always_visible: Sequence[str],
                  options: Mapping[str, Any]) -> None:
         """Keep the configuration; `open` builds the host. Raises ValueError on an unknown option."""
-        unknown = set(options) - {"transport", "tool_name_prefix", "compaction_keep_last_groups",
-                                  "function_invocation", "timeout"}
-        if unknown:
-            raise ValueError(f"unknown MAF driver options {sorted(unknown)}")
+        if set(options) - OPTIONS:
+            raise ValueError(f"unknown MAF driver options {sorted(set(options) - OPTIONS)}; known: {sorted(OPTIONS)}")
         if options.get("transport", "memory") not in ("memory", "stdio"):
             raise ValueError("transport is 'memory' or 'stdio'")
+        super().__init__(float(options.get("timeout", 30)))
         self.catalogue = [dict(entry) for entry in catalogue]
         self.always_visible = list(always_visible)
         self.options = dict(options)
-        self.timeout = float(options.get("timeout", 30))
         self.warnings: list[str] = []
         self._log: list[tuple[str, dict[str, Any]]] = []
         self._server = build_server(self.catalogue, lambda name, args: self._log.append((name, args)))
         self._workdir = tempfile.TemporaryDirectory(prefix="pas-maf-")
         self._sessions: dict[str, AgentSession] = {}
-        self._requests: dict[str, _Request] = {}
-        self._turns = 0
         self._tool_task: asyncio.Task[None] | None = None
         self._tool_stop = asyncio.Event()
 
@@ -112,7 +92,7 @@ class MafDriver:
 
     def describe(self) -> dict[str, Any]:
         """What was built: host, loader names, options, and the warnings MAF emitted while building."""
-        return {"host": HOST, "loaders": self._loader_names(), "options": self.options, "warnings": self.warnings}
+        return {"host": self.HOST, "loaders": self._loader_names(), "options": self.options, "warnings": self.warnings}
 
     def _loader_names(self) -> dict[str, str]:
         prefix = self.options.get("tool_name_prefix")
@@ -182,112 +162,42 @@ class MafDriver:
         lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
         return [(entry["name"], entry["arguments"]) for entry in map(json.loads, lines)]
 
-    async def begin_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
-        """Start a run on `thread` and return its first model call. Raises ValueError if one is open there.
-
-        The default text is unique per request: MAF's history drops an incoming message equal to the
-        stored one it overlaps (`filter_new_messages`), so repeated texts would shorten the history.
-        """
-        if thread in self._requests:
-            raise ValueError(f"thread {thread!r} already has an open request: end it first")
-        self._turns += 1
-        text = text if text is not None else f"user turn {self._turns} on {thread}"
+    async def _run_host(self, thread: str, text: str) -> Any:
         session = self._sessions.setdefault(thread, self.agent.create_session())
-        channel = Channel()
-        task = asyncio.create_task(self._run(self.agent, channel, session, text))
-        first = await self._next_call(task, channel)
-        if first is None:
-            return {"tools": None, "tool_choice": None, "messages": None, "ended": outcome(task)}
-        self._requests[thread] = _Request(task, channel, first)
-        return {"tools": list(first.tools), "tool_choice": first.tool_choice, "messages": len(first.messages)}
+        return await self.agent.run(text, session=session)
 
-    @staticmethod
-    async def _run(agent: Agent, channel: Channel, session: AgentSession, text: str) -> Any:
-        CURRENT_CHANNEL.set(channel)
-        return await agent.run(text, session=session)
-
-    async def _next_call(self, task: asyncio.Task[Any], channel: Channel) -> ModelCall | None:
-        return await next_model_call(task, channel, self.timeout, HOST)
-
-    def _request(self, thread: str) -> _Request:
-        if thread not in self._requests:
-            raise ValueError(f"thread {thread!r} has no open request: begin_request first")
-        return self._requests[thread]
-
-    def _host_call(self, call: Call) -> tuple[str, dict[str, Any]] | None:
-        """The host tool call a model call maps to, or None when MAF has no tool for it."""
+    def _host_calls(self, call: Call) -> list[tuple[str, dict[str, Any]]] | None:
+        """load -> load_tool, unload -> unload_tool, list -> list_mcp_tools, invoke -> the tool; no search."""
         loaders = self._loader_names()
         if call.kind in ("load", "unload"):
-            return loaders[call.kind], {"tool": call.names if isinstance(call.names, str) else list(call.names or ())}
+            names = call.names if isinstance(call.names, str) else list(call.names or ())
+            return [(loaders[call.kind], {"tool": names})]
         if call.kind == "list":
-            return loaders["list"], {}
+            return [(loaders["list"], {})]
         if call.kind == "invoke":
-            return str(call.tool), dict(call.arguments)
+            return [(str(call.tool), dict(call.arguments))]
         return None
 
-    async def model_step(self, thread: str, calls: Sequence[Call]) -> StepResult:
-        """The model calls these tools; answers and the next model call's tool list (see the module docstring)."""
-        request = self._request(thread)
-        request.steps += 1
-        planned = [(call, self._host_call(call), f"{thread}-{request.steps}-{i}") for i, call in enumerate(calls)]
-        sent = [(call_id, host[0], host[1]) for _, host, call_id in planned if host is not None]
-        if not sent:
-            pending = request.pending
-            return StepResult(tuple(unsupported(call, HOST) for call in calls), pending.tools, pending.tool_choice,
-                              len(pending.messages), ended=None)
-        mark = len(self._executions())
-        request.pending.reply.set_result(tool_calls_message(sent))
-        following = await self._next_call(request.task, request.channel)
-        ran = self._executions()[mark:]
-        ended = None if following is not None else outcome(request.task) or "completed"
-        results = function_results(following) if following is not None else {}
-        answers = tuple(self._answer(call, host, results.get(call_id), ran, ended)
-                        for call, host, call_id in planned)
-        if following is None:
-            del self._requests[thread]
-            return StepResult(answers, None, ended=ended)
-        request.pending = following
-        return StepResult(answers, following.tools, following.tool_choice, len(following.messages))
+    def _tool_calls_message(self, calls: Sequence[tuple[str, str, Mapping[str, Any]]]) -> Any:
+        return tool_calls_message(calls)
 
-    def _answer(self, call: Call, host: tuple[str, dict[str, Any]] | None, result: Any,
-                ran: list[tuple[str, dict[str, Any]]], ended: str | None) -> Answer:
-        if host is None:
-            return unsupported(call, HOST)
-        text = None if result is None else _text(result.result)
-        error = result.exception if result is not None else _no_answer(ended)
-        executed = self._consume_execution(call, ran) if call.kind == "invoke" else None
-        return Answer(call=call.as_json(), supported=True, text=text,
-                      host_calls=(HostCall(host[0], host[1], text),), executed=executed, error=error)
+    def _text_message(self, text: str) -> Any:
+        return text_message(text)
 
-    def _consume_execution(self, call: Call, ran: list[tuple[str, dict[str, Any]]]) -> bool:
-        """Whether the server executed this invoke (each execution is matched to one call only)."""
+    def _results(self, call: ModelCall) -> dict[str, tuple[str | None, str | None]]:
+        """The function results' texts (strings as they are, anything else as JSON) and exceptions."""
+        return {call_id: (_text(content.result), content.exception)
+                for call_id, content in function_results(call).items()}
+
+    def _is_tool(self, call: Call, executed_name: str) -> bool:
         prefix = self.options.get("tool_name_prefix")
-        for index, (name, arguments) in enumerate(ran):
-            if call.tool in (name, f"{prefix}_{name}") and arguments == dict(call.arguments):
-                del ran[index]
-                return True
-        return False
-
-    async def end_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
-        """The model answers plain text (unique by default); wait for the run to finish and say how it ended."""
-        request = self._request(thread)
-        text = text if text is not None else f"answer {self._turns} on {thread}"
-        del self._requests[thread]
-        request.pending.reply.set_result(text_message(text))
-        following = await self._next_call(request.task, request.channel)
-        if following is not None:
-            following.reply.set_result(text_message(text))
-            await asyncio.wait({request.task}, timeout=self.timeout)
-            return {"completed": request.task.done(), "error": "MAF called the model again after a text answer"}
-        error = outcome(request.task)
-        return {"completed": error is None, "error": error}
+        return call.tool in (executed_name, f"{prefix}_{executed_name}")
 
     async def rebuild(self, store: str = "kept") -> dict[str, Any]:
         """A new Agent (and chat client); with store "reset" a new MCPTool too. Raises ValueError if runs are open."""
         if store not in ("kept", "reset"):
             raise ValueError("store is 'kept' or 'reset'")
-        if self._requests:
-            raise ValueError(f"requests are open on {sorted(self._requests)}: end them before rebuilding")
+        self._refuse_if_open("rebuild")
         if store == "reset":
             await self._build_tool()
         self._build_agent()
@@ -295,8 +205,7 @@ class MafDriver:
 
     async def trim(self, thread: str, keep_last: int) -> dict[str, Any]:
         """Keep the last `keep_last` messages of the thread's stored history (between requests)."""
-        if thread in self._requests:
-            raise ValueError(f"thread {thread!r} has an open request: trim between requests")
+        self._refuse_if_open("trim", thread)
         session = self._sessions.setdefault(thread, self.agent.create_session())
         stored = session.state.setdefault(InMemoryHistoryProvider.DEFAULT_SOURCE_ID, {})
         messages = list(stored.get("messages", []))
@@ -320,17 +229,9 @@ class MafDriver:
 
     async def close(self) -> None:
         """End open runs, disconnect, remove the work directory."""
-        for request in self._requests.values():
-            request.task.cancel()
-        await asyncio.gather(*(r.task for r in self._requests.values()), return_exceptions=True)
-        self._requests.clear()
+        await self._cancel_requests()
         await self._release_tool()
         self._workdir.cleanup()
-
-
-def _no_answer(ended: str | None) -> str:
-    """Why a call got no answer: the request ended (completed or crashed) before the next model call."""
-    return f"no answer: the request ended ({ended}) without another model call"
 
 
 def _text(result: Any) -> str:

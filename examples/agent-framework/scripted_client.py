@@ -4,7 +4,7 @@
 BaseChatClient` (the layers every MAF chat client has, so the function-calling loop, the loader
 tools and the tool list are MAF's own) with `_inner_get_response` - the provider call - replaced:
 it hands the exact request (tool names in order, tool_choice, messages) to the `Channel` of the
-run that is calling (driver_protocol.py) and waits for the driver to say what the model answers.
+run that is calling (scripted_driver.py) and waits for the driver to say what the model answers.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from agent_framework import BaseChatClient, ChatResponse, Content, Message
 from agent_framework._middleware import ChatMiddlewareLayer
 from agent_framework._tools import FunctionInvocationLayer
 from agent_framework.observability import ChatTelemetryLayer
-from driver_protocol import CURRENT_CHANNEL, ModelCall
+from scripted_driver import CURRENT_CHANNEL, ModelCall
 
 
 def function_results(call: ModelCall) -> dict[str, Content]:

@@ -26,6 +26,7 @@ from driver import BigtoolDriver
 from driver_protocol import jsonable, parse_call
 from langgraph.prebuilt import InjectedStore
 from langgraph.store.base import BaseStore
+from scripted_driver import describe_error
 from scripted_model import ScriptedChatModel
 
 PROBES: dict[str, Callable[[], Awaitable[Any]]] = {}
@@ -36,14 +37,6 @@ def probe(fn: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[Any]]:
     """Register a probe under its function name."""
     PROBES[fn.__name__] = fn
     return fn
-
-
-def describe_error(error: BaseException) -> str:
-    """The innermost exceptions of an error (exception groups and causes unwrapped), "Type: message; ..."."""
-    if isinstance(error, BaseExceptionGroup):
-        return "; ".join(describe_error(inner) for inner in error.exceptions)
-    text = f"{type(error).__name__}: {error}"
-    return f"{text} <- {describe_error(error.__cause__)}" if error.__cause__ is not None else text
 
 
 def catalogue(n: int = 5) -> list[dict[str, Any]]:

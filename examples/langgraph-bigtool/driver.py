@@ -35,7 +35,8 @@ Interface (all methods async; `BigtoolDriver.open(...)` builds):
         langgraph.types.Overwrite; only where langgraph has it).
     state(thread) -> {"selected_tool_ids", "messages"}: the checkpointed state, for checking facts.
     close()
-Run as a script it serves the JSON-lines loop of driver_protocol.py on stdin/stdout.
+Run as a script it serves the JSON-lines loop of driver_protocol.py on stdin/stdout; the request
+engine is scripted_driver.py's (the same file sits beside the MAF driver).
 """
 
 from __future__ import annotations
@@ -47,23 +48,12 @@ from typing import Any
 
 import langgraph.types
 from catalogue import catalogue_store, registry, retrieve_by_name
-from driver_protocol import (
-    CURRENT_CHANNEL,
-    Answer,
-    Call,
-    Channel,
-    HostCall,
-    ModelCall,
-    StepResult,
-    next_model_call,
-    outcome,
-    serve,
-    unsupported,
-)
+from driver_protocol import Call, serve
 from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph_bigtool import create_agent
+from scripted_driver import ModelCall, ScriptedDriver
 from scripted_model import ScriptedChatModel, text_message, tool_calls_message, tool_results
 
 HOST = "langgraph-bigtool 0.0.3"
@@ -71,16 +61,10 @@ RETRIEVE = "retrieve_tools"
 PACKAGES = ("langgraph-bigtool", "langgraph", "langgraph-prebuilt", "langgraph-checkpoint", "langchain-core")
 
 
-class _Request:
-    """An open request: its task, its model channel, and the model call waiting for an answer."""
-
-    def __init__(self, task: asyncio.Task[Any], channel: Channel, pending: ModelCall) -> None:
-        self.task, self.channel, self.pending = task, channel, pending
-        self.steps = 0
-
-
-class BigtoolDriver:
+class BigtoolDriver(ScriptedDriver):
     """bigtool's real graph under a scripted model (see the module docstring)."""
+
+    HOST = HOST
 
     model_class: type[ScriptedChatModel] = ScriptedChatModel
 
@@ -92,8 +76,8 @@ class BigtoolDriver:
             raise ValueError(f"unknown bigtool driver options {sorted(unknown)}")
         if options.get("retrieval", "store") not in ("store", "names"):
             raise ValueError("retrieval is 'store' or 'names'")
+        super().__init__(float(options.get("timeout", 30)))
         self.options = dict(options)
-        self.timeout = float(options.get("timeout", 30))
         self._log: list[tuple[str, dict[str, Any]]] = []
         self.tools = registry(catalogue, lambda name, args: self._log.append((name, args)))
         missing = [name for name in always_visible if name not in self.tools]
@@ -102,9 +86,7 @@ class BigtoolDriver:
         self.seed = list(always_visible)
         self.store = catalogue_store(catalogue)
         self.checkpointer = InMemorySaver() if options.get("checkpointer", True) else None
-        self._requests: dict[str, _Request] = {}
         self._pending_input: dict[str, dict[str, Any]] = {}
-        self._turns = 0
         self._compile()
 
     @classmethod
@@ -133,39 +115,18 @@ class BigtoolDriver:
     def _config(thread: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread}}
 
-    async def begin_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
-        """Start a request on `thread` and return its first model call. Raises ValueError if one is open there."""
-        if thread in self._requests:
-            raise ValueError(f"thread {thread!r} already has an open request: end it first")
-        self._turns += 1
+    async def _run_host(self, thread: str, text: str) -> Any:
+        """graph.ainvoke on thread_id `thread`: queued trims or overwrites, the user's text, the seed."""
         pending = self._pending_input.pop(thread, {})
-        graph_input: dict[str, Any] = {
-            "messages": [*pending.get("messages", []), HumanMessage(text or f"user turn {self._turns} on {thread}")]}
+        graph_input: dict[str, Any] = {"messages": [*pending.get("messages", []), HumanMessage(text)]}
         if "selected_tool_ids" in pending:
             graph_input["selected_tool_ids"] = pending["selected_tool_ids"]
         elif self.seed:
             graph_input["selected_tool_ids"] = list(self.seed)
-        channel = Channel()
-        task = asyncio.create_task(self._run(self.graph, channel, graph_input, self._config(thread)))
-        first = await next_model_call(task, channel, self.timeout, HOST)
-        if first is None:
-            return {"tools": None, "tool_choice": None, "messages": None, "ended": outcome(task)}
-        self._requests[thread] = _Request(task, channel, first)
-        return {"tools": list(first.tools), "tool_choice": first.tool_choice, "messages": len(first.messages)}
+        return await self.graph.ainvoke(graph_input, config=self._config(thread))
 
-    @staticmethod
-    async def _run(graph: Any, channel: Channel, graph_input: dict[str, Any], config: dict[str, Any]) -> Any:
-        CURRENT_CHANNEL.set(channel)
-        return await graph.ainvoke(graph_input, config=config)
-
-    def _request(self, thread: str) -> _Request:
-        if thread not in self._requests:
-            raise ValueError(f"thread {thread!r} has no open request: begin_request first")
-        return self._requests[thread]
-
-    @staticmethod
-    def _host_calls(call: Call) -> list[tuple[str, dict[str, Any]]] | None:
-        """The host tool calls a model call maps to, or None when bigtool has no tool for it."""
+    def _host_calls(self, call: Call) -> list[tuple[str, dict[str, Any]]] | None:
+        """search -> retrieve_tools(query); load -> one retrieve_tools(query=name) per name; invoke -> the tool."""
         if call.kind == "search":
             return [(RETRIEVE, {"query": call.query})]
         if call.kind == "load":
@@ -174,70 +135,24 @@ class BigtoolDriver:
             return [(str(call.tool), dict(call.arguments))]
         return None
 
-    async def model_step(self, thread: str, calls: Sequence[Call]) -> StepResult:
-        """The model calls these tools; answers and the next model call's tool list (see the module docstring)."""
-        request = self._request(thread)
-        request.steps += 1
-        planned = []
-        for i, call in enumerate(calls):
-            hosts = self._host_calls(call)
-            ids = [f"{thread}-{request.steps}-{i}-{j}" for j in range(len(hosts or ()))]
-            planned.append((call, hosts, ids))
-        sent = [(call_id, name, args) for _, hosts, ids in planned for call_id, (name, args) in zip(ids, hosts or ())]
-        if not sent:
-            pending = request.pending
-            return StepResult(tuple(unsupported(call, HOST) for call in calls), pending.tools, pending.tool_choice,
-                              len(pending.messages), ended=None)
-        mark = len(self._log)
-        request.pending.reply.set_result(tool_calls_message(sent))
-        following = await next_model_call(request.task, request.channel, self.timeout, HOST)
-        ran = self._log[mark:]
-        ended = None if following is not None else outcome(request.task) or "completed"
-        results = tool_results(following) if following is not None else {}
-        answers = tuple(self._answer(call, hosts, ids, results, ran, ended) for call, hosts, ids in planned)
-        if following is None:
-            del self._requests[thread]
-            return StepResult(answers, None, ended=ended)
-        request.pending = following
-        return StepResult(answers, following.tools, following.tool_choice, len(following.messages))
+    def _tool_calls_message(self, calls: Sequence[tuple[str, str, Mapping[str, Any]]]) -> Any:
+        return tool_calls_message(calls)
 
-    @staticmethod
-    def _answer(call: Call, hosts: list[tuple[str, dict[str, Any]]] | None, ids: list[str],
-                results: Mapping[str, Any], ran: list[tuple[str, dict[str, Any]]], ended: str | None) -> Answer:
-        if hosts is None:
-            return unsupported(call, HOST)
-        texts = [results[i].content if i in results else None for i in ids]
-        host_calls = tuple(HostCall(name, args, text) for (name, args), text in zip(hosts, texts))
-        text = None if any(t is None for t in texts) else "\n".join(str(t) for t in texts)
-        executed = None
-        if call.kind == "invoke":
-            match = (call.tool, dict(call.arguments))
-            executed = match in ran
-            if executed:
-                ran.remove(match)
-        error = None if ended is None else f"no answer: the request ended ({ended}) without another model call"
-        return Answer(call=call.as_json(), supported=True, text=text, host_calls=host_calls, executed=executed,
-                      error=error)
+    def _text_message(self, text: str) -> Any:
+        return text_message(text)
 
-    async def end_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
-        """The model answers plain text; wait for the graph to finish and say how it ended."""
-        request = self._request(thread)
-        del self._requests[thread]
-        request.pending.reply.set_result(text_message(text or f"answer {self._turns} on {thread}"))
-        following = await next_model_call(request.task, request.channel, self.timeout, HOST)
-        if following is not None:
-            following.reply.set_result(text_message("done"))
-            await asyncio.wait({request.task}, timeout=self.timeout)
-            return {"completed": request.task.done(), "error": "bigtool called the model again after a text answer"}
-        error = outcome(request.task)
-        return {"completed": error is None, "error": error}
+    def _results(self, call: ModelCall) -> dict[str, tuple[str | None, str | None]]:
+        """The ToolMessages' contents (what the model reads); bigtool records no separate error."""
+        return {call_id: (str(message.content), None) for call_id, message in tool_results(call).items()}
+
+    def _executions(self) -> list[tuple[str, dict[str, Any]]]:
+        return list(self._log)
 
     async def rebuild(self, store: str = "kept") -> dict[str, Any]:
         """Recompile the graph; "reset" gives it a new InMemorySaver. Raises ValueError if requests are open."""
         if store not in ("kept", "reset"):
             raise ValueError("store is 'kept' or 'reset'")
-        if self._requests:
-            raise ValueError(f"requests are open on {sorted(self._requests)}: end them before rebuilding")
+        self._refuse_if_open("rebuild")
         if store == "reset" and self.checkpointer is not None:
             self.checkpointer = InMemorySaver()
         self._compile()
@@ -245,8 +160,7 @@ class BigtoolDriver:
 
     async def trim(self, thread: str, keep_last: int) -> dict[str, Any]:
         """Queue RemoveMessage for all but the last `keep_last` stored messages into the thread's next input."""
-        if thread in self._requests:
-            raise ValueError(f"thread {thread!r} has an open request: trim between requests")
+        self._refuse_if_open("trim", thread)
         if self.checkpointer is None:
             raise ValueError("no checkpointer: every request starts with no history, there is nothing to trim")
         messages = (await self.graph.aget_state(self._config(thread))).values.get("messages", [])
@@ -280,10 +194,7 @@ class BigtoolDriver:
 
     async def close(self) -> None:
         """Cancel open requests."""
-        for request in self._requests.values():
-            request.task.cancel()
-        await asyncio.gather(*(r.task for r in self._requests.values()), return_exceptions=True)
-        self._requests.clear()
+        await self._cancel_requests()
 
 
 if __name__ == "__main__":

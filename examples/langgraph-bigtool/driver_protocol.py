@@ -15,17 +15,11 @@ stdout: {"op": "<method>", ...keyword arguments} -> {"ok": true, "result": ...} 
 "always_visible": [...], "options": {...}} (another open replaces the driver, closing the old one), and
 the loop ends at {"op": "close"} or end of input. `DriverClient` runs a driver that way from any
 Python (it needs only the standard library), e.g. PAS's tests in PAS's venv.
-
-The model side: each open request runs as an asyncio task; when the host calls its model, the
-stand-in model puts a `ModelCall` on the `Channel` of that request (found through the
-`CURRENT_CHANNEL` context variable, which the task sets and asyncio copies to everything the task
-starts) and waits until the driver answers it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import dataclasses
 import json
 import select
@@ -33,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,53 +142,6 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
     return value
-
-
-@dataclass
-class ModelCall:
-    """One request the host sends its model: tool names in order, tool choice, messages, and the reply slot."""
-
-    tools: tuple[str, ...]
-    tool_choice: str | None
-    messages: tuple[Any, ...]
-    reply: asyncio.Future[Any] = field(repr=False)
-
-
-class Channel:
-    """The model side of one open request: model calls queue up here until the driver answers them."""
-
-    def __init__(self) -> None:
-        """An empty channel (create it inside the running event loop)."""
-        self.calls: asyncio.Queue[ModelCall] = asyncio.Queue()
-
-    async def ask(self, tools: Sequence[str], tool_choice: str | None, messages: Sequence[Any]) -> Any:
-        """Queue one model call and wait for the scripted reply."""
-        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self.calls.put(ModelCall(tuple(tools), tool_choice, tuple(messages), reply))
-        return await reply
-
-
-CURRENT_CHANNEL: contextvars.ContextVar[Channel] = contextvars.ContextVar("pas_scripted_channel")
-
-
-async def next_model_call(task: asyncio.Task[Any], channel: Channel, timeout: float, host: str) -> ModelCall | None:
-    """The request's next model call, or None when the request ended first. Raises TimeoutError if neither comes."""
-    getter = asyncio.ensure_future(channel.calls.get())
-    done, _ = await asyncio.wait({getter, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    if getter in done:
-        return getter.result()
-    getter.cancel()
-    if task in done:
-        return None
-    raise TimeoutError(f"{host} made no model call and did not end within {timeout} s")
-
-
-def outcome(task: asyncio.Task[Any]) -> str | None:
-    """None when the finished request returned, else its exception as "Type: message"."""
-    if task.cancelled():
-        return "cancelled"
-    error = task.exception()
-    return None if error is None else f"{type(error).__name__}: {error}"
 
 
 Opener = Callable[..., Awaitable[Any]]

@@ -4,7 +4,7 @@ bigtool binds its tools with `llm.bind_tools([retrieve_tools, *selected])` befor
 (`langgraph_bigtool/graph.py:87`, async `95`). `ScriptedChatModel.bind_tools` binds them the way
 provider models do (as OpenAI-format tool definitions), and `_agenerate` hands the exact call -
 tool names in order and the messages - to the `Channel` of the request that is calling
-(driver_protocol.py), then returns the `AIMessage` the driver scripts.
+(scripted_driver.py), then returns the `AIMessage` the driver scripts.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from driver_protocol import CURRENT_CHANNEL, ModelCall
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from scripted_driver import CURRENT_CHANNEL, ModelCall
 
 
 class ScriptedChatModel(BaseChatModel):
