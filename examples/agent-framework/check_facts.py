@@ -40,13 +40,8 @@ def catalogue(n: int = 5) -> list[dict[str, Any]]:
 
 
 async def step(driver: MafDriver, thread: str, *calls: dict[str, Any]) -> dict[str, Any]:
-    """One model step; the answers' texts (or errors) and the next tool list."""
-    result = await driver.model_step(thread, [parse_call(c) for c in calls])
-    out = {"texts": [a.text for a in result.answers], "executed": [a.executed for a in result.answers],
-           "next": result.next_tools, "ended": result.ended}
-    if any(a.error for a in result.answers):
-        out["errors"] = [a.error for a in result.answers]
-    return out
+    """One model step, in short (StepResult.brief)."""
+    return (await driver.model_step(thread, [parse_call(c) for c in calls])).brief()
 
 
 @probe

@@ -61,6 +61,8 @@ class MafDriver(ScriptedDriver):
     """Microsoft Agent Framework's real Agent + MCPTool under a scripted model (see the module docstring)."""
 
     HOST = "agent-framework-core 1.23.0"
+    _tool_calls_message = staticmethod(tool_calls_message)
+    _text_message = staticmethod(text_message)
 
     def __init__(self, catalogue: Sequence[Mapping[str, Any]], always_visible: Sequence[str],
                  options: Mapping[str, Any]) -> None:
@@ -177,12 +179,6 @@ class MafDriver(ScriptedDriver):
         if call.kind == "invoke":
             return [(str(call.tool), dict(call.arguments))]
         return None
-
-    def _tool_calls_message(self, calls: Sequence[tuple[str, str, Mapping[str, Any]]]) -> Any:
-        return tool_calls_message(calls)
-
-    def _text_message(self, text: str) -> Any:
-        return text_message(text)
 
     def _results(self, call: ModelCall) -> dict[str, tuple[str | None, str | None]]:
         """The function results' texts (strings as they are, anything else as JSON) and exceptions."""

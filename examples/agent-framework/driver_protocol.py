@@ -127,6 +127,14 @@ class StepResult:
     messages: int | None = None
     ended: str | None = None
 
+    def brief(self) -> dict[str, Any]:
+        """The step in short: the answers' texts and executed flags, the next tool list, the ending, errors if any."""
+        out: dict[str, Any] = {"texts": [a.text for a in self.answers], "executed": [a.executed for a in self.answers],
+                               "next": self.next_tools, "ended": self.ended}
+        if any(a.error for a in self.answers):
+            out["errors"] = [a.error for a in self.answers]
+        return out
+
 
 def unsupported(call: Call, host: str) -> Answer:
     """The answer to a call `host` has no tool for; nothing is sent to the host."""

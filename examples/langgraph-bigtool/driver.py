@@ -65,6 +65,8 @@ class BigtoolDriver(ScriptedDriver):
     """bigtool's real graph under a scripted model (see the module docstring)."""
 
     HOST = HOST
+    _tool_calls_message = staticmethod(tool_calls_message)
+    _text_message = staticmethod(text_message)
 
     model_class: type[ScriptedChatModel] = ScriptedChatModel
 
@@ -134,12 +136,6 @@ class BigtoolDriver(ScriptedDriver):
         if call.kind == "invoke":
             return [(str(call.tool), dict(call.arguments))]
         return None
-
-    def _tool_calls_message(self, calls: Sequence[tuple[str, str, Mapping[str, Any]]]) -> Any:
-        return tool_calls_message(calls)
-
-    def _text_message(self, text: str) -> Any:
-        return text_message(text)
 
     def _results(self, call: ModelCall) -> dict[str, tuple[str | None, str | None]]:
         """The ToolMessages' contents (what the model reads); bigtool records no separate error."""
