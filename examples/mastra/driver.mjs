@@ -10,7 +10,8 @@
 //     Memory over an InMemoryStore, so threads have history); threadVia 'memory' (default: the thread
 //     goes in generate's `memory: {thread, resource}` option) | 'request-context' (the reserved
 //     `mastra__threadId` request-context key, as Mastra's server sets it); ttl (ms, default Mastra's
-//     3,600,000); topK, minScore, autoLoad (ToolSearchProcessor's search options); injectCatalog.
+//     3,600,000); topK, minScore, autoLoad (ToolSearchProcessor's search options); injectCatalog;
+//     includeResolvedTools (the agent's own tools become searchable and leave the first prompt).
 //   await driver.beginRequest(thread, text) -> {tools: [names of the first model call]}
 //   await driver.modelStep(thread, calls) -> {answers: [{call, hostCall, answer: {type, value}, executed}],
 //     nextTools: [names of the next model call] | null, ended}
@@ -46,7 +47,7 @@ const MODEL_KEY = 'pas__scriptedModel';
 const RESOURCE = 'pas';
 const DEFAULTS = {
   storage: 'in-memory', memory: false, threadVia: 'memory', ttl: undefined,
-  topK: undefined, minScore: undefined, autoLoad: false, injectCatalog: false,
+  topK: undefined, minScore: undefined, autoLoad: false, injectCatalog: false, includeResolvedTools: false,
 };
 
 // Time for idle(): Mastra's in-memory store reads Date.now, so moving it forward is time passing.
@@ -155,11 +156,11 @@ export class MastraDriver extends ScriptedDriver {
   }
 
   #build() {
-    const { storage, ttl, topK, minScore, autoLoad, injectCatalog } = this.#options;
+    const { storage, ttl, topK, minScore, autoLoad, injectCatalog, includeResolvedTools } = this.#options;
     const deferred = Object.fromEntries(Object.entries(this.#tools).filter(([name]) => !this.#catalogue.alwaysVisible.has(name)));
     const own = Object.fromEntries(Object.entries(this.#tools).filter(([name]) => this.#catalogue.alwaysVisible.has(name)));
     const search = Object.fromEntries(Object.entries({ topK, minScore, autoLoad }).filter(([, value]) => value !== undefined));
-    this.processor = new ToolSearchProcessor({ tools: deferred, storage, search, injectCatalog, ...(ttl === undefined ? {} : { ttl }) });
+    this.processor = new ToolSearchProcessor({ tools: deferred, storage, search, injectCatalog, includeResolvedTools, ...(ttl === undefined ? {} : { ttl }) });
     this.agent = new Agent({
       id: 'pas-scripted-agent',
       name: 'PAS scripted agent',

@@ -1,0 +1,122 @@
+"""Python side of the Node host drivers' line protocol (examples/mastra/cli.mjs, examples/ai-sdk/cli.mjs).
+
+Starts ``node <host>/cli.mjs`` under Node 22 (scripts/install-node22.sh), sends one JSON object per line
+and reads one answer per line. Used by tests/examples/mastra and tests/examples/ai-sdk; a PAS adapter can
+use it the same way::
+
+    with NodeDriver("mastra", {"tools": [...], "alwaysVisible": ["always_tool"]}, {"storage": "context"}) as d:
+        d.begin_request("A", "hi")            # -> ["search_tools", "load_tool", "always_tool"]
+        d.model_step("A", [{"kind": "load", "names": "tool_2"}])
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = Path(__file__).resolve().parents[1]
+INSTALLERS = {"mastra": "scripts/install-mastra.sh", "ai-sdk": "scripts/install-ai-sdk.sh"}
+MARKERS = {"mastra": "@mastra/core", "ai-sdk": "ai"}
+
+
+class DriverFailure(Exception):
+    """The driver answered ``ok: false`` (bad input, or the host misbehaved), or the process died."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def node22() -> Path:
+    """Where scripts/install-node22.sh puts node (``$PAS_NODE22_DIR`` or ~/.cache/pas/node22), existing or not."""
+    base = os.environ.get("PAS_NODE22_DIR") or str(Path.home() / ".cache" / "pas" / "node22")
+    return Path(base) / "bin" / "node"
+
+
+def missing(host: str) -> str | None:
+    """Why ``host``'s driver cannot run here (naming the install script), or None when it can."""
+    script = INSTALLERS[host]
+    if not node22().exists():
+        return f"no Node 22 at {node22()}: run {script}"
+    package = EXAMPLES / host / "node_modules" / MARKERS[host] / "package.json"
+    if not package.exists():
+        return f"examples/{host}/node_modules is not installed: run {script}"
+    return None
+
+
+class NodeDriver:
+    """One driver process for ``host`` ('mastra' or 'ai-sdk'), initialised with a catalogue and options."""
+
+    def __init__(self, host: str, catalogue: dict[str, Any], options: dict[str, Any] | None = None,
+                 timeout: float = 60.0) -> None:
+        """Start the process and send init; raises DriverFailure when the driver refuses the catalogue."""
+        self.timeout = timeout
+        self._next_id = 0
+        # A file, not a pipe, for stderr: a chatty host must not block on a full pipe nobody reads.
+        self._stderr = tempfile.TemporaryFile(mode="w+")
+        self._process = subprocess.Popen(
+            [str(node22()), str(EXAMPLES / host / "cli.mjs")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self._stderr, text=True, cwd=EXAMPLES / host)
+        self.description = self.send("init", tools=catalogue["tools"],
+                                     alwaysVisible=catalogue.get("alwaysVisible", []), options=options or {})
+
+    def send(self, op: str, **fields: Any) -> Any:
+        """Send one op and return its result; raises DriverFailure on ``ok: false``, a timeout or a dead process."""
+        self._next_id += 1
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps({"op": op, "id": self._next_id, **fields}) + "\n")
+        self._process.stdin.flush()
+        ready, _, _ = select.select([self._process.stdout], [], [], self.timeout)
+        line = self._process.stdout.readline() if ready else ""
+        if not line:
+            self.close()
+            raise DriverFailure("no-answer", f"{op}: no answer within {self.timeout} s; stderr: {self.stderr()[-2000:]}")
+        reply = json.loads(line)
+        if not reply["ok"]:
+            raise DriverFailure(reply["error"]["code"], reply["error"]["message"])
+        return reply["result"]
+
+    def stderr(self) -> str:
+        """What the process wrote to stderr so far (the hosts' own log lines land there)."""
+        self._stderr.seek(0)
+        return self._stderr.read()
+
+    def begin_request(self, thread: str, text: str = "hi") -> list[str]:
+        """Start a request on ``thread``; the tool names of its first model call."""
+        result = self.send("beginRequest", thread=thread, text=text)
+        return list(result["tools"])
+
+    def model_step(self, thread: str, calls: list[dict[str, Any]]) -> dict[str, Any]:
+        """One model step: {answers, nextTools, ended}."""
+        return dict(self.send("modelStep", thread=thread, calls=calls))
+
+    def end_request(self, thread: str) -> dict[str, Any]:
+        """End the open request on ``thread``."""
+        return dict(self.send("endRequest", thread=thread))
+
+    def close(self) -> None:
+        """Close stdin and wait for the process (killed after 10 s)."""
+        if self._process.poll() is None:
+            if self._process.stdin is not None:
+                self._process.stdin.close()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+
+    def __enter__(self) -> NodeDriver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,101 @@
+// What the facts probes (facts-probe.mjs here and in ../ai-sdk/) share: a list of checks, each a claim from
+// hosts-facts.md (the session's notes on the hosts) with what the run saw, and seeded random catalogues (tool names and
+// descriptions nobody designed, so ordering and search claims are checked on more than tool_0..tool_4).
+
+/**
+ * Run `checks` ([id, claim, async () => ({held, saw})]) in order and print one JSON line per check, then a
+ * summary line; a check that throws did not hold (its error is what it saw). Exit code 1 if any differs.
+ */
+export async function runChecks(checks, only = process.argv[2]) {
+  let differs = 0;
+  let ran = 0;
+  for (const [id, claim, run] of checks) {
+    if (only && !id.startsWith(only)) continue;
+    ran += 1;
+    let outcome;
+    try {
+      outcome = await run();
+    } catch (error) {
+      outcome = { held: false, saw: `threw ${error?.name}: ${error?.message}` };
+    }
+    if (!outcome.held) differs += 1;
+    const expected = 'expected' in outcome ? { expected: outcome.expected } : {};
+    process.stdout.write(`${JSON.stringify({ id, held: outcome.held, claim, saw: outcome.saw, ...expected })}\n`);
+  }
+  process.stdout.write(`${JSON.stringify({ summary: `${ran - differs} held, ${differs} differ` })}\n`);
+  process.exitCode = differs > 0 ? 1 : 0;
+}
+
+/** {held, saw} for an observation that should equal `expected` (compared as JSON). */
+export function same(saw, expected) {
+  const held = JSON.stringify(saw) === JSON.stringify(expected);
+  return held ? { held, saw } : { held, saw, expected };
+}
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'qu', 'ra', 'sto', 'vin', 'zel', 'dar', 'fen', 'gri', 'hop', 'jax', 'wum'];
+const WORDS = [
+  'weather', 'invoice', 'calendar', 'ticket', 'search', 'email', 'report', 'upload', 'convert', 'translate',
+  'summary', 'deploy', 'metrics', 'query', 'database', 'image', 'resize', 'archive', 'notify', 'schedule',
+  'payment', 'refund', 'github', 'issue', 'branch', 'forecast', 'customer', 'order', 'shipping', 'audit',
+];
+
+/** A deterministic PRNG (mulberry32): same seed, same sequence. Returns floats in [0, 1). */
+export function prng(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One element of `items` chosen by `random`. */
+export function pick(random, items) {
+  return items[Math.floor(random() * items.length)];
+}
+
+/** `count` distinct elements of `items` in random order. */
+export function sample(random, items, count) {
+  const pool = [...items];
+  const out = [];
+  while (out.length < count && pool.length > 0) out.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
+  return out;
+}
+
+function randomName(random, taken) {
+  for (;;) {
+    const parts = Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(random, SYLLABLES));
+    const style = Math.floor(random() * 3);
+    const name = style === 0 ? parts.join('_')
+      : style === 1 ? parts.join('-')
+        : parts[0] + parts.slice(1).map((part) => part[0].toUpperCase() + part.slice(1)).join('');
+    if (!taken.has(name)) {
+      taken.add(name);
+      return name;
+    }
+  }
+}
+
+/**
+ * A catalogue of `size` tools with random names (snake, kebab or camel case) and 3-12 random words of
+ * description, `always` of them always visible, in random positions.
+ */
+export function randomCatalogue(seed, size = 30, always = 3) {
+  const random = prng(seed);
+  const taken = new Set();
+  const tools = Array.from({ length: size }, () => ({
+    name: randomName(random, taken),
+    description: Array.from({ length: 3 + Math.floor(random() * 10) }, () => pick(random, WORDS)).join(' '),
+    parameters: { type: 'object', properties: { value: { type: 'string' } } },
+  }));
+  return { tools, alwaysVisible: sample(random, tools.map((tool) => tool.name), always) };
+}
+
+/** A random query of 1-3 words from the description vocabulary, sometimes with a tool name's piece. */
+export function randomQuery(random, catalogue) {
+  const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(random, WORDS));
+  if (random() < 0.3) words.push(pick(random, catalogue.tools).name.split(/[_-]/)[0]);
+  return words.join(' ');
+}
