@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ToolSearchProcessor } from '@mastra/core/processors';
 import { MastraDriver } from './driver.mjs';
-import { pick, prng, randomCatalogue, randomQuery, runChecks, same, sample } from './probe-kit.mjs';
+import { lineCheck, pick, prng, randomCatalogue, randomQuery, runChecks, same, sample } from './probe-kit.mjs';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 const FIVE = {
@@ -371,4 +371,29 @@ const random = [
   }],
 ];
 
-await runChecks([...defaults, ...seen, ...inMemory, ...context, ...general, ...random]);
+const BUNDLE = createRequire(import.meta.url).resolve('@mastra/core/package.json').replace(/package\.json$/, 'dist/agent-BOxKOk3n.js');
+const lines = [
+  [16886, 17269, 'var ToolSearchProcessor = class'],
+  [16898, 16910, 'topK: options.search?.topK ?? 5'],
+  [16898, 16910, 'const storage = options.storage ?? "in-memory"'],
+  [17126, 17268, 'async processInputStep(args)'],
+  [16860, 16874, 'index.add(name, `${name} ${description}`)'],
+  [16821, 16827, 'minLength: 2'],
+  [17091, 17124, 'if (nameLower === term) score += 5'],
+  [17263, 17268, '...autoLoad ? {} : { load_tool: loadTool }'],
+  [17132, 17132, 'Tools must be loaded before they can be used.'],
+  [17133, 17136, 'Available tools:'],
+  [17171, 17260, 'toolNames array must not be empty.'],
+  [29758, 29758, 'Call tools by their exact name only'],
+  [16747, 16815, 'var LegacyMapLoadedToolStore = class'],
+  [16920, 16922, 'parseMemoryRequestContext(requestContext)?.thread?.id'],
+  [16755, 16757, 'return ctx.threadId || "default"'],
+  [16806, 16812, 'Math.max(this.ttl / 2, 6e4)'],
+  [16707, 16734, 'var ContextLoadedToolStore = class'],
+  [16672, 16689, 'function deriveLoadedNamesFromMessages'],
+  [16652, 16666, 'const maybeResults = result.results'],
+  [18647, 18648, 'lastMessages: 10'],
+  [35587, 35587, 'if (!memory || !thread?.id && !resourceId)'],
+].map(([from, to, needle]) => lineCheck(BUNDLE, from, to, needle));
+
+await runChecks([...defaults, ...seen, ...inMemory, ...context, ...general, ...random, ...lines]);

@@ -99,3 +99,19 @@ export function randomQuery(random, catalogue) {
   if (random() < 0.3) words.push(pick(random, catalogue.tools).name.split(/[_-]/)[0]);
   return words.join(' ');
 }
+
+/**
+ * A check that the installed file `path` holds `needle` within lines from..to (1-based, inclusive), as the
+ * facts cite it; what it saw is the line the needle is really on.
+ */
+export function lineCheck(path, from, to, needle) {
+  const label = `${path.split('node_modules/').pop()}:${from === to ? from : `${from}-${to}`}`;
+  return [`L ${label}`, `${label} holds ${JSON.stringify(needle)}`, async () => {
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const inRange = lines.slice(from - 1, to).findIndex((line) => line.includes(needle));
+    if (inRange >= 0) return { held: true, saw: `line ${from + inRange}` };
+    const at = lines.findIndex((line) => line.includes(needle)) + 1;
+    return { held: false, saw: at === 0 ? 'not in the file' : `elsewhere: line ${at}` };
+  }];
+}
