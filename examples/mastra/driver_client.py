@@ -26,6 +26,17 @@ INSTALLERS = {"mastra": "scripts/install-mastra.sh", "ai-sdk": "scripts/install-
 MARKERS = {"mastra": "@mastra/core", "ai-sdk": "ai"}
 
 
+# The catalogue hosts-facts.md ran: five deferred tools and one always-visible tool.
+FACTS_CATALOGUE: dict[str, Any] = {
+    "tools": [
+        *({"name": f"tool_{i}", "description": f"Fake tool number {i} ({word})"}
+          for i, word in enumerate(["alpha", "beta", "gamma", "delta", "epsilon"])),
+        {"name": "always_tool", "description": "Always there"},
+    ],
+    "alwaysVisible": ["always_tool"],
+}
+
+
 class DriverFailure(Exception):
     """The driver answered ``ok: false`` (bad input, or the host misbehaved), or the process died."""
 
@@ -50,6 +61,26 @@ def missing(host: str) -> str | None:
     if not package.exists():
         return f"examples/{host}/node_modules is not installed: run {script}"
     return None
+
+
+def run_probe(host: str, timeout: float = 300.0) -> dict[str, bool]:
+    """Run ``<host>/facts-probe.mjs`` and return whether each claim held, by check id.
+
+    Raises DriverFailure when the probe does not finish or prints something that is not a check line.
+    """
+    try:
+        done = subprocess.run([str(node22()), str(EXAMPLES / host / "facts-probe.mjs")], capture_output=True,
+                              text=True, timeout=timeout, cwd=EXAMPLES / host, check=False)
+    except subprocess.TimeoutExpired as error:
+        raise DriverFailure("no-answer", f"facts-probe.mjs ran longer than {timeout} s") from error
+    outcomes: dict[str, bool] = {}
+    for line in done.stdout.splitlines():
+        entry = json.loads(line)
+        if "summary" not in entry:
+            outcomes[entry["id"]] = bool(entry["held"])
+    if not outcomes:
+        raise DriverFailure("no-answer", f"facts-probe.mjs printed no checks; stderr: {done.stderr[-2000:]}")
+    return outcomes
 
 
 class NodeDriver:
