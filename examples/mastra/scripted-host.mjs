@@ -261,12 +261,13 @@ export class ScriptedDriver {
     return this.#closed(request);
   }
 
-  /** The last model call of the open request of `thread`: full tool definitions and system texts. */
+  /** The pending model call of the open request of `thread`: tool definitions, system texts, prompt length. */
   inspect(thread) {
     const call = this.#request(thread).current;
     return {
       tools: call.tools.map(({ name, description, inputSchema }) => ({ name, description, parameters: inputSchema })),
       system: call.prompt.filter((message) => message.role === 'system').map((message) => message.content),
+      messages: call.prompt.length,
     };
   }
 
