@@ -6,36 +6,19 @@
 //   PATH="$HOME/.cache/pas/node22/bin:$PATH" node examples/ai-sdk/facts-probe.mjs [id-prefix]
 import { generateText, isStepCount, jsonSchema, streamText, tool, toolSearch } from 'ai';
 import { createRequire } from 'node:module';
-import { lineCheck, prng, pick, randomCatalogue, randomQuery, runChecks, same, sample } from '../mastra/probe-kit.mjs';
+import {
+  FACTS_CATALOGUE, invoke, lineCheck, load, pick, prng, randomCatalogue, randomQuery, request, runChecks, same, sample, search, value,
+} from '../mastra/probe-kit.mjs';
 import { AiSdkDriver } from './driver.mjs';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
-const FIVE = {
-  tools: [
-    ...WORDS.map((word, i) => ({ name: `tool_${i}`, description: `Fake tool number ${i} (${word})` })),
-    { name: 'always_tool', description: 'Always there' },
-  ],
-  alwaysVisible: ['always_tool'],
-};
 const FIRST = ['tool_search', 'always_tool'];
 const DESCRIPTION = 'Search for tools by keywords in their names and descriptions. Returns up to five matching tools. Matches become available on the next model step, after this execution finishes. Wait for their tool definitions before calling the discovered tools. If no tools match, try different keywords.';
 
-const drive = (options = {}, catalogue = FIVE) => AiSdkDriver.create(catalogue, options);
-const search = (query) => ({ kind: 'search', query });
-const load = (names) => ({ kind: 'load', names });
-const invoke = (tool, args = {}) => ({ kind: 'invoke', tool, arguments: args });
-const value = (step, index = 0) => step.answers[index].answer.value;
+const drive = (options = {}, catalogue = FACTS_CATALOGUE) => AiSdkDriver.create(catalogue, options);
 const names = (step, index = 0) => value(step, index).tools.map((entry) => entry.name);
 
-async function request(driver, thread, steps = []) {
-  const first = await driver.beginRequest(thread, 'hi');
-  const results = [];
-  for (const calls of steps) results.push(await driver.modelStep(thread, calls));
-  await driver.endRequest(thread);
-  return { first: first.tools, steps: results };
-}
-
-/** The plain fake tools of FIVE for direct generateText runs (deferred unless `always`). */
+/** The plain fake tools of FACTS_CATALOGUE for direct generateText runs (deferred unless `always`). */
 function fiveTools() {
   const tools = {};
   for (const [i, word] of WORDS.entries()) {

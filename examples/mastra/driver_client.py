@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import subprocess
 import tempfile
@@ -81,6 +82,25 @@ def run_probe(host: str, timeout: float = 300.0) -> dict[str, bool]:
     if not outcomes:
         raise DriverFailure("no-answer", f"facts-probe.mjs printed no checks; stderr: {done.stderr[-2000:]}")
     return outcomes
+
+
+def facts_table_mismatches(host: str) -> list[str]:
+    """Where ``<host>/FACTS-CHECKED.md`` and a fresh facts-probe run disagree (empty when they agree).
+
+    The table's rows start with a check id in backticks and end with the verdict ``held`` or ``differs``;
+    every id must be a probe check with that outcome, every probe check must have a row, and every cited
+    line check (ids starting with ``L ``) must hold. Raises DriverFailure when the probe cannot run.
+    """
+    table = (EXAMPLES / host / "FACTS-CHECKED.md").read_text(encoding="utf-8")
+    written = {m.group(1): m.group(2) == "held"
+               for m in re.finditer(r"^\| `([A-Z]-[\w-]+)` \|.*\| (held|differs) \|", table, re.M)}
+    outcomes = run_probe(host)
+    ran = {key: held for key, held in outcomes.items() if not key.startswith("L ")}
+    mismatches = [f"{key}: FACTS-CHECKED.md says {'held' if written.get(key) else 'differs' if key in written else 'nothing'}, "
+                  f"the probe {'held' if ran.get(key) else 'differs' if key in ran else 'has no such check'}"
+                  for key in sorted(set(written) | set(ran)) if written.get(key) != ran.get(key)]
+    return mismatches + [f"{key}: the cited line does not hold" for key, held in outcomes.items()
+                         if key.startswith("L ") and not held]
 
 
 class NodeDriver:

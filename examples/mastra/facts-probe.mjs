@@ -6,33 +6,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ToolSearchProcessor } from '@mastra/core/processors';
 import { MastraDriver } from './driver.mjs';
-import { lineCheck, pick, prng, randomCatalogue, randomQuery, runChecks, same, sample } from './probe-kit.mjs';
+import {
+  FACTS_CATALOGUE, invoke, lineCheck, load, pick, prng, randomCatalogue, randomQuery, request, runChecks, same, sample, search, value,
+} from './probe-kit.mjs';
 
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
-const FIVE = {
-  tools: [
-    ...WORDS.map((word, i) => ({ name: `tool_${i}`, description: `Fake tool number ${i} (${word})` })),
-    { name: 'always_tool', description: 'Always there' },
-  ],
-  alwaysVisible: ['always_tool'],
-};
 const META = ['search_tools', 'load_tool', 'always_tool'];
 const SYSTEM = 'To discover available tools, call search_tools with a keyword query. To add one or more tools to the conversation, call load_tool with a toolName or toolNames array. Tools must be loaded before they can be used.';
 
-const drive = (options = {}, catalogue = FIVE) => MastraDriver.create(catalogue, options);
-const load = (names) => ({ kind: 'load', names });
-const search = (query) => ({ kind: 'search', query });
-const invoke = (tool, args = {}) => ({ kind: 'invoke', tool, arguments: args });
-const value = (step, index = 0) => step.answers[index].answer.value;
-
-/** One whole request on `thread`: its steps' results plus the first tool list. */
-async function request(driver, thread, steps = []) {
-  const first = await driver.beginRequest(thread, 'hi');
-  const results = [];
-  for (const calls of steps) results.push(await driver.modelStep(thread, calls));
-  await driver.endRequest(thread);
-  return { first: first.tools, steps: results };
-}
+const drive = (options = {}, catalogue = FACTS_CATALOGUE) => MastraDriver.create(catalogue, options);
 
 /** Tool list of the first model call of a new request on `thread` (the request is ended again). */
 async function firstTools(driver, thread) {

@@ -2,6 +2,32 @@
 // hosts-facts.md (the session's notes on the hosts) with what the run saw, and seeded random catalogues (tool names and
 // descriptions nobody designed, so ordering and search claims are checked on more than tool_0..tool_4).
 
+/** The catalogue hosts-facts.md ran: tool_0..tool_4 deferred, always_tool always visible. */
+export const FACTS_CATALOGUE = {
+  tools: [
+    ...['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((word, i) => ({ name: `tool_${i}`, description: `Fake tool number ${i} (${word})` })),
+    { name: 'always_tool', description: 'Always there' },
+  ],
+  alwaysVisible: ['always_tool'],
+};
+
+/** Calls of the host-neutral vocabulary. */
+export const load = (names) => ({ kind: 'load', names });
+export const search = (query) => ({ kind: 'search', query });
+export const invoke = (tool, args = {}) => ({ kind: 'invoke', tool, arguments: args });
+
+/** The answer value of call `index` of a modelStep result. */
+export const value = (step, index = 0) => step.answers[index].answer.value;
+
+/** One whole request on `thread` through a driver: the first tool list and each step's result. */
+export async function request(driver, thread, steps = []) {
+  const first = await driver.beginRequest(thread, 'hi');
+  const results = [];
+  for (const calls of steps) results.push(await driver.modelStep(thread, calls));
+  await driver.endRequest(thread);
+  return { first: first.tools, steps: results };
+}
+
 /**
  * Run `checks` ([id, claim, async () => ({held, saw})]) in order and print one JSON line per check, then a
  * summary line; a check that throws did not hold (its error is what it saw). Exit code 1 if any differs.
