@@ -4,8 +4,8 @@
 //   {"op": "beginRequest", "thread": "A", "text": "hi"}
 //   {"op": "modelStep", "thread": "A", "calls": [{"kind": "search", "query": "weather"}]}
 // Every answer is {"id", "ok": true, "result"} or {"id", "ok": false, "error": {"code", "message"}};
-// scripted-host.mjs (serveLines) describes the protocol, driver.mjs each op.
+// line-protocol.mjs describes the protocol, driver.mjs each op.
 import { MastraDriver } from './driver.mjs';
-import { serveLines } from './scripted-host.mjs';
+import { serveLines } from './line-protocol.mjs';
 
 await serveLines((catalogue, options) => MastraDriver.create(catalogue, options));

@@ -2,6 +2,8 @@
 // hosts-facts.md (the session's notes on the hosts) with what the run saw, and seeded random catalogues (tool names and
 // descriptions nobody designed, so ordering and search claims are checked on more than tool_0..tool_4).
 
+import { format } from 'node:util';
+
 /** The catalogue hosts-facts.md ran: tool_0..tool_4 deferred, always_tool always visible. */
 export const FACTS_CATALOGUE = {
   tools: [
@@ -33,6 +35,8 @@ export async function request(driver, thread, steps = []) {
  * summary line; a check that throws did not hold (its error is what it saw). Exit code 1 if any differs.
  */
 export async function runChecks(checks, only = process.argv[2]) {
+  // stdout carries the check lines only: whatever a host logs goes to stderr.
+  for (const level of ['log', 'info', 'debug', 'warn']) console[level] = (...args) => process.stderr.write(`${format(...args)}\n`);
   let differs = 0;
   let ran = 0;
   for (const [id, claim, run] of checks) {

@@ -12,7 +12,6 @@
 
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { format } from 'node:util';
 
 /** The installed version of package `name` as seen from the module at `fromUrl` (its package.json). */
 export function installedVersion(name, fromUrl) {
@@ -253,8 +252,9 @@ export class ScriptedDriver {
     const request = this.#request(thread);
     request.respond(null);
     let next = await request.arrival();
-    while (!next.ended) {
-      // A host that asks again after a final text gets another final text.
+    for (let again = 0; !next.ended; again += 1) {
+      // A host that asks again after a final text gets another final text, a few times.
+      if (again === 10) throw new DriverError('host-stalled', `the host kept calling the model after its final text on thread ${thread}`);
       request.respond(null);
       next = await request.arrival();
     }
@@ -321,55 +321,4 @@ export function toolCallParts(calls) {
   return calls.map(({ toolCallId, toolName, input }) => ({
     type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input),
   }));
-}
-
-const OPS = {
-  beginRequest: (driver, m) => driver.beginRequest(m.thread, m.text),
-  modelStep: (driver, m) => driver.modelStep(m.thread, m.calls),
-  endRequest: (driver, m) => driver.endRequest(m.thread),
-  rebuild: (driver, m) => driver.rebuild(m.store),
-  trim: (driver, m) => driver.trim(m.thread, m.keepLast),
-  idle: (driver, m) => driver.idle(m.ms),
-  inspect: (driver, m) => driver.inspect(m.thread),
-};
-
-async function handle(state, message, create) {
-  if (message === null || typeof message !== 'object' || typeof message.op !== 'string') {
-    throw new DriverError('bad-message', 'each line is a JSON object with an "op"');
-  }
-  if (message.op === 'init') {
-    if (state.driver) throw new DriverError('bad-message', 'init was already sent; start a new process for another catalogue');
-    state.driver = await create({ tools: message.tools, alwaysVisible: message.alwaysVisible }, message.options ?? {});
-    return state.driver.describe();
-  }
-  const op = OPS[message.op];
-  if (!op) throw new DriverError('bad-message', `unknown op ${message.op}; one of init, ${Object.keys(OPS).join(', ')}`);
-  if (!state.driver) throw new DriverError('bad-message', 'send init (catalogue and options) first');
-  return op(state.driver, message);
-}
-
-/**
- * The line protocol: one JSON object per line on stdin ({"op": ..., "id"?: ...}), one answer per line
- * on stdout ({"id", "ok": true, "result"} or {"id", "ok": false, "error": {code, message}}), handled in
- * order. The first op is init {tools, alwaysVisible, options}; `create(catalogue, options)` makes the driver.
- */
-export async function serveLines(create, input = process.stdin, output = process.stdout) {
-  const { createInterface } = await import('node:readline');
-  // stdout carries the protocol only: whatever a host logs goes to stderr.
-  for (const level of ['log', 'info', 'debug', 'warn']) console[level] = (...args) => process.stderr.write(`${format(...args)}\n`);
-  const state = { driver: null };
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    if (line.trim() === '') continue;
-    let id = null;
-    let reply;
-    try {
-      const message = JSON.parse(line);
-      id = message?.id ?? null;
-      reply = { id, ok: true, result: await handle(state, message, create) };
-    } catch (error) {
-      const code = error instanceof DriverError ? error.code : error instanceof SyntaxError ? 'bad-json' : 'host-error';
-      reply = { id, ok: false, error: { code, message: error.message ?? String(error) } };
-    }
-    output.write(`${JSON.stringify(reply)}\n`);
-  }
 }
