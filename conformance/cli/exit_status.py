@@ -1,4 +1,4 @@
-"""The exit status of ``pas run``, ``pas fuzz`` and ``pas validate``, decided from what they found.
+"""The exit status of every ``pas`` command, decided from what it found.
 
 Results and problem lists say what happened; which
 :class:`~conformance.documents.exit_codes.ExitCode` a command returns for it is the command
@@ -8,6 +8,7 @@ command decided (``exit_code``), passed to them from here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from conformance.documents.exit_codes import ExitCode
@@ -16,6 +17,7 @@ if TYPE_CHECKING:  # keep ``pas --help`` light: the result types are imported wh
     from conformance.fuzz.search import FuzzResult
     from conformance.suite.results import RunResult, Stop
     from conformance.validate.check import Validation
+    from reference_impl.problems import Problem
 
 
 def stop_exit_code(stop: Stop) -> int:
@@ -50,11 +52,19 @@ def fuzz_exit_code(result: FuzzResult, *, signum: int | None = None) -> int:
     return ExitCode.OK
 
 
-def validation_exit_code(validation: Validation, *, strict: bool = False) -> int:
-    """``pas validate``'s status: USAGE on an input error, FAILED on errors (or warnings with ``strict``), else OK."""
+def problems_exit_code(problems: Iterable[Problem], *, strict: bool = False) -> ExitCode:
+    """The status of a command that reads documents: USAGE when an input could not be had at all,
+    FAILED on any other error (or any warning with ``strict``), else OK."""
+    from conformance.documents.sets import input_missing
     from reference_impl.problems import Severity
 
-    if validation.io_error:
+    problems = list(problems)
+    if input_missing(problems):
         return ExitCode.USAGE
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    return ExitCode.FAILED if any(p.severity in failing for p in validation.problems) else ExitCode.OK
+    return ExitCode.FAILED if any(p.severity in failing for p in problems) else ExitCode.OK
+
+
+def validation_exit_code(validation: Validation, *, strict: bool = False) -> int:
+    """``pas validate``'s status: USAGE on an input error, FAILED on errors (or warnings with ``strict``), else OK."""
+    return problems_exit_code(validation.problems, strict=strict)

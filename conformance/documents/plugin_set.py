@@ -18,7 +18,7 @@ from typing import Any
 
 from conformance.documents.kinds import Kind
 from conformance.documents.loader import YamlDocument
-from conformance.documents.sets import DocumentSet, LoadedFile, exit_code_of, load_set
+from conformance.documents.sets import DocumentSet, LoadedFile, has_error, load_set
 from conformance.documents.walk import Target
 from reference_impl.errors import MalformedDocument
 from reference_impl.model import HostConfig, Manifest
@@ -100,7 +100,7 @@ def load_plugin_set(plugins: Path | str, host: Path | str | None = None) -> Plug
     manifests, docs, problems = _manifests(documents, host_target)
     config, host_doc, host_problems = _host(documents, host_target) if host_target else (None, None, [])
     problems = [*documents.problems, *problems, *host_problems]
-    if not manifests and not exit_code_of(problems):
+    if not manifests and not has_error(problems):
         problems.append(Problem(code="no-manifests", source=SourceLocation(path=str(plugins)),
                                 message="holds no plugin manifest (a document with module_name, or kind: "
                                         "plugin-manifest); give the folder of manifests"))

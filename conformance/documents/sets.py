@@ -13,7 +13,7 @@ answer from every command:
    long values cut), every problem located at file:line:col and JSON pointer.
 
 Documents that are not PAS documents are skipped, silently when they were found in a folder and
-with an ``unrecognized-document`` note when the user named the file. :func:`exit_code_of` is the
+with an ``unrecognized-document`` note when the user named the file. :func:`input_missing` is the
 one reading of loading problems as an exit status.
 """
 
@@ -24,7 +24,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.documents.exit_codes import ExitCode
 from conformance.documents.kinds import CHECKED_KINDS, Kind, detect_kind, modeline_kind
 from conformance.documents.loader import Limits, YamlDocument, parse_documents, read_text
 from conformance.documents.suggest import check_with_hints
@@ -98,12 +97,14 @@ def _has_error(problems: Iterable[Problem]) -> bool:
     return any(p.severity is Severity.ERROR for p in problems)
 
 
-def exit_code_of(problems: Iterable[Problem]) -> ExitCode:
-    """USAGE when an input could not be had (:data:`INPUT_CODES`), FAILED on any other error, else OK."""
-    problems = list(problems)
-    if any(p.code in INPUT_CODES for p in problems):
-        return ExitCode.USAGE
-    return ExitCode.FAILED if _has_error(problems) else ExitCode.OK
+def has_error(problems: Iterable[Problem]) -> bool:
+    """Whether any of ``problems`` is an error (an input that could not be had counts: :data:`INPUT_CODES`)."""
+    return _has_error(problems)
+
+
+def input_missing(problems: Iterable[Problem]) -> bool:
+    """Whether an input could not be had at all (:data:`INPUT_CODES`): a missing path, an unreadable file ..."""
+    return any(p.code in INPUT_CODES for p in problems)
 
 
 def _shorten(problem: Problem) -> Problem:

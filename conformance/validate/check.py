@@ -14,7 +14,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from conformance.documents.exit_codes import ExitCode
 from conformance.documents.kinds import CHECKED_KINDS, Kind
 from conformance.documents.sets import INPUT_CODES, LoadSettings, load_file
 from conformance.documents.walk import Target, collect_targets
@@ -70,12 +69,6 @@ class Validation:
         """A path was missing or a file unreadable: the run is a usage/I-O failure (exit 2)."""
         return any(p.code in INPUT_CODES for p in self.problems)
 
-    def exit_code(self, *, strict: bool = False) -> ExitCode:
-        """USAGE on an I/O error, FAILED on errors (or warnings with ``strict``), else OK."""
-        if self.io_error:
-            return ExitCode.USAGE
-        failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-        return ExitCode.FAILED if any(p.severity in failing for p in self.problems) else ExitCode.OK
 
 
 def check_file(target: Target, settings: Settings) -> FileResult:

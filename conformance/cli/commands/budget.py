@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                             tokenizer=tokenizer, include_parameters=args.parameters)
     sys.stderr.write(render_problems(budget.problems, budget.script_problems))
     if not budget.ok:
-        from conformance.documents.sets import exit_code_of
+        from conformance.cli.exit_status import problems_exit_code as exit_code_of
 
         return ExitCode.USAGE if budget.script_problems else exit_code_of(budget.problems)
     write_error = _write(render_json(budget) if args.format == "json" else render_text(budget), args.output)

@@ -92,8 +92,8 @@ def _render(names, plan, inputs, located, fmt: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the merged config(s); exit 1 when the shown config has errors, 2 on usage or I/O errors."""
+    from conformance.cli.exit_status import problems_exit_code as exit_code_of
     from conformance.documents.plugin_set import load_plugin_set
-    from conformance.documents.sets import exit_code_of
     from conformance.tools.host_plan import USAGE_CODES, format_problem, locate, plan_of
     from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
 

@@ -64,8 +64,8 @@ def _json(plan, located, skipped_files) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the plan; exit 1 when it has errors, 2 when an input cannot be read."""
+    from conformance.cli.exit_status import problems_exit_code as exit_code_of
     from conformance.documents.plugin_set import load_plugin_set
-    from conformance.documents.sets import exit_code_of
     from conformance.tools.host_plan import USAGE_CODES, format_problem, locate, plan_of
     from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
     from reference_impl.catalogue import DuplicateModule

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     result = simulate(text, plugins=args.plugins, host=args.host, script_name=name, text=args.text)
     sys.stderr.write(render_problems(result.problems, result.script_problems, color=stderr_color))
     if not result.ok:
-        from conformance.documents.sets import exit_code_of
+        from conformance.cli.exit_status import problems_exit_code as exit_code_of
 
         return ExitCode.USAGE if result.script_problems else exit_code_of(result.problems)
     from conformance.cli.commands._output import write_report

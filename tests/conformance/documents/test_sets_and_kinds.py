@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.cli.exit_status import problems_exit_code as exit_code_of
 from conformance.documents.exit_codes import ExitCode
 from conformance.documents.kinds import Kind, detect_kind, host_config_keys, modeline_kind, shape_keys
 from conformance.documents.plugin_set import load_plugin_set
 from conformance.documents.schemas import schema
-from conformance.documents.sets import exit_code_of, load_set, load_text
+from conformance.documents.sets import load_set, load_text
 from conformance.documents.walk import Target
 from reference_impl.problems import Problem, Severity
 
