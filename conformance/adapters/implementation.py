@@ -18,8 +18,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from reference_impl.errors import PasError
 from reference_impl.events import Event, Observation
-from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 # One per-step timeout (seconds) for every entry point: pas run, pas fuzz, the pytest plugin, adapter_for.

@@ -19,8 +19,8 @@ from conformance.adapters.implementation import FailureKind, ImplementationFaile
 from conformance.adapters.interface import UnusableImplementation, check_object, made_by
 from conformance.documents.excerpt import excerpt_repr, excerpt_str
 from reference_impl.events import AdminObservation, CallObservation, Event, RunObservation
-from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 _OBSERVATIONS = (RunObservation, CallObservation, AdminObservation, HostObservation)
