@@ -78,10 +78,9 @@ def _info(value: Any) -> ImplementationInfo:
 class InProcessAdapter:
     """Adapts a Scheduler (or a host-only Host) made by ``factory`` to the runner's Adapter protocol.
 
-    The first implementation made is checked once (:mod:`conformance.adapters.interface`): a
-    factory that raises or returns None, a missing member or a wrong signature raises
-    UnusableImplementation from :meth:`check`, or from the first hello, start or send, and
-    the run does not go on. ``reset`` throws the scheduler away; the next call makes a new one.
+    The first implementation made is checked once: a factory that raises or returns None, a
+    missing member or a wrong signature raises UnusableImplementation from :meth:`check`, or
+    from the first hello, start or send, and the run does not go on. ``reset`` throws the scheduler away; the next call makes a new one.
     """
 
     def __init__(self, factory: Callable[[], Any], *, name: str = "") -> None:
