@@ -16,8 +16,9 @@ from reference_impl import __version__
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import Activate, CallObservation, Event, Extend, Observation
 from reference_impl.fast import FastScheduler
-from reference_impl.host import HostEngine, HostObservation
+from reference_impl.host import HostEngine
 from reference_impl.host_commands import HOST_COMMAND_TYPES, HostCommand
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest, Profile
 from reference_impl.render import render_reply
 from reference_impl.scheduler import SchedulerState

@@ -15,11 +15,11 @@ from types import MappingProxyType
 from reference_impl.catalogue import Catalogue
 from reference_impl.host_config import (
     Merge,
-    MergedConfig,
     build_configs,
     check_config,
     deep_merge,
 )
+from reference_impl.host_observations import MergedConfig
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Origin, Problem, Severity, SourceKind, pointer_of
 

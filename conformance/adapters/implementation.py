@@ -18,8 +18,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from reference_impl.errors import PasError
 from reference_impl.events import Event, Observation
-from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 # One per-step timeout (seconds) for every entry point: pas run, pas fuzz, the pytest plugin, adapter_for.
@@ -31,10 +31,10 @@ class Scheduler(Protocol):
     """The in-process interface of an activation scheduler under test.
 
     ``start`` installs plugins under a host config and forgets all earlier state;
-    ``apply`` applies one event and returns the observation (see reference_impl.events).
-    An implementation claiming the ``host`` profile also receives host commands
-    (reference_impl.host_commands) through ``apply``, answering each with a HostObservation.
-    ``reference_impl.engine.Engine`` is the reference example.
+    ``apply`` applies one event (``reference_impl.Event``) and returns the observation
+    (``reference_impl.Observation``). An implementation claiming the ``host`` profile also
+    receives host commands (``reference_impl.HostCommand``) through ``apply``, answering each
+    with a ``HostObservation``. ``reference_impl.Engine`` is the reference example.
     """
 
     @property
@@ -55,9 +55,9 @@ class Scheduler(Protocol):
 class Host(Protocol):
     """The in-process interface of a host that implements only the ``host`` profile.
 
-    ``apply`` applies one host command (reference_impl.host_commands: ``Load`` begins a scenario and
-    forgets all earlier state) and returns the HostObservation (or its JSON). No ``start``:
-    host scenarios begin with a load. ``reference_impl.host.HostEngine`` is the reference.
+    ``apply`` applies one host command (``reference_impl.HostCommand``: ``Load`` begins a scenario
+    and forgets all earlier state) and returns the HostObservation (or its JSON). No ``start``:
+    host scenarios begin with a load. ``reference_impl.HostEngine`` is the reference.
     """
 
     @property

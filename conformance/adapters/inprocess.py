@@ -19,8 +19,8 @@ from conformance.adapters.implementation import FailureKind, ImplementationFaile
 from conformance.adapters.interface import UnusableImplementation, check_object, made_by
 from conformance.documents.excerpt import excerpt_repr, excerpt_str
 from reference_impl.events import AdminObservation, CallObservation, Event, RunObservation
-from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 _OBSERVATIONS = (RunObservation, CallObservation, AdminObservation, HostObservation)
@@ -78,10 +78,9 @@ def _info(value: Any) -> ImplementationInfo:
 class InProcessAdapter:
     """Adapts a Scheduler (or a host-only Host) made by ``factory`` to the runner's Adapter protocol.
 
-    The first implementation made is checked once (:mod:`conformance.adapters.interface`): a
-    factory that raises or returns None, a missing member or a wrong signature raises
-    UnusableImplementation from :meth:`check`, or from the first hello, start or send, and
-    the run does not go on. ``reset`` throws the scheduler away; the next call makes a new one.
+    The first implementation made is checked once: a factory that raises or returns None, a
+    missing member or a wrong signature raises UnusableImplementation from :meth:`check`, or
+    from the first hello, start or send, and the run does not go on. ``reset`` throws the scheduler away; the next call makes a new one.
     """
 
     def __init__(self, factory: Callable[[], Any], *, name: str = "") -> None:

@@ -28,7 +28,7 @@ from conformance.adapters.protocol.wire import PROTOCOL_VERSION, CheckedBodies, 
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import Observation
-from reference_impl.host import HostObservation
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import ImplementationInfo
 
 #: The requests the reference takes ahead (its hello's ``pipeline_depth``): it reads whatever has
