@@ -12,7 +12,7 @@ from conformance.cli.commands._output import write_report
 from conformance.documents.exit_codes import ExitCode
 
 HELP = "Check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)."
-_FORMATS = ("text", "json", "github", "junit", "sarif")
+_FORMATS = ("text", "json", "github", "junit", "sarif", "ctrf")
 _KINDS = {"manifest": "plugin-manifest", "plugin-manifest": "plugin-manifest", "host-config": "host-config"}
 
 EPILOG = """\
@@ -26,7 +26,7 @@ suppressing: '# pas: disable=CODE[,CODE]' on the reported line, '# pas: disable-
 anywhere in the file, 'disable: [CODE]' in .pas.yaml, or --disable CODE.
 
 formats: text (colour on a terminal unless NO_COLOR is set), json, github (the default when
-GITHUB_ACTIONS=true), junit, sarif (2.1.0).
+GITHUB_ACTIONS=true), junit, sarif (2.1.0), ctrf (CTRF JSON: a test per file).
 
 exit status: 0 no errors (warnings allowed unless --strict), 1 problems found,
 2 usage or I/O error (missing path, unreadable file, bad option or config).
