@@ -18,8 +18,10 @@ _KINDS = {"manifest": "plugin-manifest", "plugin-manifest": "plugin-manifest", "
 EPILOG = """\
 kinds: a document is a plugin manifest or a host config when it says so (kind: plugin-manifest
 or kind: host-config), names our schema in $schema or in a '# yaml-language-server: $schema='
-modeline, when --kind says so, or else by its shape (module_name: manifest; enabled, disabled,
-strategies or scheduler_enabled: host config). Files named on the command line that are
+modeline, when its file is named so (pas-plugin.yaml or NAME.pas-plugin.yaml: manifest;
+pas-host.yaml or NAME.pas-host.yaml: host config; .yml and .json too), when --kind says so,
+or else by its shape (module_name: manifest; enabled, disabled, strategies or
+scheduler_enabled: host config). Files named on the command line that are
 neither are reported as info (unrecognized-document); files found in directories are skipped.
 
 suppressing: '# pas: disable=CODE[,CODE]' on the reported line, '# pas: disable-file=CODE'
