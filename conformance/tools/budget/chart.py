@@ -38,7 +38,8 @@ def _series(budget: Budget) -> tuple[list[int], list[int]]:
 
 def _title(budget: Budget) -> str:
     return (f"Prompt tokens per run: saving {budget.saving:.1%} "
-            f"({budget.tokenizer.label}, {len(budget.runs)} runs)")
+            f"({'estimated, no tokenizer' if budget.tokenizer.estimate else budget.tokenizer.name}, "
+            f"{len(budget.runs)} runs)")  # the label of an estimate is too long for the chart's width
 
 
 def _nice_top(value: int) -> int:
