@@ -49,6 +49,7 @@ QUICK: dict[str, Recipe] = {
     "scheduler": Recipe(args=("--sizes", "10,100,1000,10000", "--min-time", "0.1")),
     "budget": Recipe(args=()),
     "budget_accuracy": Recipe(args=()),
+    "budget_estimate": Recipe(args=()),
     "fastschema": Recipe(args=("--runs", "3", "--count", "100")),
     "memory": Recipe(args=("--format", "json")),
     "attribution": Recipe(args=(), markdown=True),

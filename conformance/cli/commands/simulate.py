@@ -38,7 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests, or one manifest file "
                         "(default: the bundled examples)")
     parser.add_argument("--host", metavar="FILE", help="host config file (default: see below)")
-    parser.add_argument("-f", "--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    parser.add_argument("-f", "--format", choices=("table", "json", "svg"), default="table",
+                        help="output format (default: table; svg: a run x plugin picture of the states)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--text", action="store_true", help="show the reference prompt text and reply text")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
@@ -66,7 +67,7 @@ def _script(args: argparse.Namespace) -> tuple[str | None, str, tuple]:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate, print the report to stdout and problems to stderr; return the exit code."""
-    from conformance.tools.simulate.report import render_json, render_problems, render_steps
+    from conformance.tools.simulate.report import render_json, render_problems, render_steps, render_svg
     from conformance.tools.simulate.simulation import simulate
 
     if args.script is not None and args.script_file is not None:
@@ -85,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE if result.script_problems else exit_code_of(result.problems)
     from conformance.cli.commands._output import write_report
 
-    report = render_json(result) if args.format == "json" else render_steps(result, text=args.text,
-                                                                            color=color and args.output is None)
+    if args.format == "json":
+        report = render_json(result)
+    elif args.format == "svg":
+        report = render_svg(result)
+    else:
+        report = render_steps(result, text=args.text, color=color and args.output is None)
     return ExitCode.OK if write_report(report, args.output, command="simulate") else ExitCode.USAGE

@@ -83,6 +83,8 @@ class RunBudget:
     all_awake: Size
     ceiling: Size  # scheduled with no activation ever made
     states: Mapping[str, int] = field(default_factory=dict)  # plugins per state, scheduled side
+    views: tuple[PluginView, ...] = ()  # what the model saw of each plugin, scheduled side (the chart's timeline)
+    calls: tuple[str, ...] = ()  # the activate/extend calls counted in this run, as the timeline notes them
 
     @property
     def saving(self) -> float:
@@ -208,13 +210,14 @@ def _sizes_of_runs(events: Iterable[Event], engine, meter: _Meter) -> list[Size]
 
 def _scheduled(commands: Sequence[Any], engine, meter: _Meter) -> list[dict[str, Any]]:
     """The scheduled pass: one mutable row per run, replies added to the latest run of their conversation."""
+    from conformance.tools.simulate.timeline import call_text
     from reference_impl.scheduler import scheduler_on
     from reference_impl.semantics import load_semantics
 
     semantics = load_semantics()
     rows: list[dict[str, Any]] = []
     latest: dict[str, dict[str, Any]] = {}
-    pending: dict[str, Size] = {}
+    pending: dict[str, tuple[Size, tuple[str, ...]]] = {}  # replies and calls before a conversation's first run
     for command in commands:
         event = command.event
         counted = _is_call(event) and scheduler_on(engine.state.host, semantics)
@@ -223,16 +226,19 @@ def _scheduled(commands: Sequence[Any], engine, meter: _Meter) -> list[dict[str,
             states: dict[str, int] = {state.value: 0 for state in PluginState}
             for view in observation.plugins:
                 states[view.state.value] += 1
+            waiting = pending.pop(event.conversation, (Size(), ()))
             row = {"conversation": event.conversation, "line": command.line, "prompt": meter.run(observation),
-                   "replies": pending.pop(event.conversation, Size()), "states": states}
+                   "replies": waiting[0], "calls": list(waiting[1]), "states": states, "views": observation.plugins}
             rows.append(row)
             latest[event.conversation] = row
         elif counted and isinstance(observation, CallObservation):
-            size = meter.reply(observation)
+            size, call = meter.reply(observation), call_text(event, observation)
             if event.conversation in latest:
                 latest[event.conversation]["replies"] += size
+                latest[event.conversation]["calls"].append(call)
             else:
-                pending[event.conversation] = pending.get(event.conversation, Size()) + size
+                before, calls = pending.get(event.conversation, (Size(), ()))
+                pending[event.conversation] = (before + size, (*calls, call))
     return rows
 
 
@@ -290,7 +296,7 @@ def measure_budget(
     runs = tuple(
         RunBudget(index=i, conversation=row["conversation"], line=row["line"],
                   scheduled=row["prompt"] + row["replies"], replies=row["replies"], all_awake=awake[i - 1],
-                  ceiling=ceiling[i - 1], states=row["states"])
+                  ceiling=ceiling[i - 1], states=row["states"], views=tuple(row["views"]), calls=tuple(row["calls"]))
         for i, row in enumerate(rows, start=1)
     )
     return replace(budget, runs=runs)

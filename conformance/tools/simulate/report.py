@@ -1,4 +1,4 @@
-"""Renderers for ``pas simulate``: a table per run, JSON for machines, reference text on request.
+"""Renderers for ``pas simulate``: a table per run, JSON for machines, an SVG timeline, reference text on request.
 
 Every function returns a string; the command module decides where it goes and whether
 colour is wanted (only on a terminal, never with NO_COLOR).
@@ -145,6 +145,18 @@ def steps_json(simulation: Simulation) -> list[dict]:
 def render_json(simulation: Simulation) -> str:
     """The steps as a JSON array, one object per command."""
     return json.dumps(steps_json(simulation), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_svg(simulation: Simulation, *, title: str = "") -> str:
+    """The runs as a run x plugin picture (:mod:`conformance.tools.simulate.timeline`): a row per plugin,
+    a column per run, each cell its state; the calls made are noted under the grid."""
+    from dataclasses import replace
+
+    from conformance.tools.simulate.timeline import EN, plugin_rows, timeline_runs, timeline_svg
+
+    runs = timeline_runs((step.command.event, step.observation) for step in simulation.steps)
+    heading = title or f"pas simulate: {len(simulation.manifests)} plugins from {simulation.plugins_source}"
+    return timeline_svg(runs, plugin_rows(runs), replace(EN, title=heading))
 
 
 def render_problems(problems: Iterable[Problem], script_problems: Iterable[Problem] = (), *, color: bool = False) -> str:

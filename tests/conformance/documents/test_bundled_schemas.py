@@ -25,8 +25,11 @@ SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 SCHEMA_VALUES = ("items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not",
                  "unevaluatedItems", "unevaluatedProperties", "contentSchema")
+#: Keywords no JSON Schema draft defines that editors read: hover text in markdown and snippets
+#: (the YAML language server, VS Code). Validators ignore them; the manifest schema has them.
+EDITOR_KEYWORDS = frozenset({"markdownDescription", "defaultSnippets"})
 VOCABULARY = frozenset(key for uri in METASCHEMAS if "/draft/2020-12/meta/" in uri
-                       for key in METASCHEMAS.contents(uri).get("properties", {}))
+                       for key in METASCHEMAS.contents(uri).get("properties", {})) | EDITOR_KEYWORDS
 
 
 def _bundled() -> list[tuple[str, dict]]:
@@ -94,6 +97,7 @@ def test_every_ref_in_every_bundled_schema_resolves_and_the_fast_path_follows_it
 def test_the_fast_path_handles_exactly_these_keywords():
     assert fastschema.HANDLED_KEYWORDS == {
         "title", "description", "examples", "default", "$schema", "$id", "$comment", "$defs",
+        "markdownDescription", "defaultSnippets",
         "type", "enum", "const", "$ref", "properties", "patternProperties", "additionalProperties", "required",
         "propertyNames", "minLength", "maxLength", "pattern", "format", "items", "uniqueItems", "minItems", "maxItems",
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf", "not", "minProperties",
