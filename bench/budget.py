@@ -36,9 +36,10 @@ def budget(*extra: str) -> dict:
 
 def per_plugin() -> list[tuple[str, int, int, int]]:
     """(module, full block tokens, sleeping block tokens, parameter tokens) for every sleep-eligible example."""
+    from conformance.documents.plugin_set import load_plugin_set
     from conformance.tools.budget.measure import parameters_text
     from conformance.tools.budget.tokenizer import load_tokenizer
-    from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, load_host, load_plugins
+    from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS
     from reference_impl.eligibility import is_sleep_eligible
     from reference_impl.events import PluginView
     from reference_impl.model import PluginState
@@ -50,8 +51,8 @@ def per_plugin() -> list[tuple[str, int, int, int]]:
                           methods_shown=methods_shown, injection_called=False)
 
     tokenizer = load_tokenizer()
-    manifests, _ = load_plugins(EXAMPLE_PLUGINS)
-    host, _, _ = load_host(EXAMPLE_HOST)
+    loaded = load_plugin_set(EXAMPLE_PLUGINS, EXAMPLE_HOST)
+    manifests, host = loaded.manifests, loaded.host
     rows = []
     for m in sorted(manifests, key=lambda m: m.module_name):
         if not is_sleep_eligible(m, host.strategy_for(m.module_name), load_semantics()):

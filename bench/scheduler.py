@@ -5,25 +5,30 @@
 For each size it builds a plugin set in memory (10% protected, 20% with a brief but no
 opt-in, 70% sleep-eligible, every 50th forbidden to sleep by the host, every 20th only on
 one adapter; two methods each, a third inject a prompt), enables all of it, and times one
-``StartRun`` through the pure ``reference_impl.scheduler.step`` in a conversation with two
-active plugins:
+``StartRun`` through ``reference_impl.fast.FastScheduler.step`` (what the ``Engine`` steps
+through: the rules of ``reference_impl.scheduler`` with caches keyed by value) in a
+conversation with two active plugins:
 
-* **first run after a config change**: the host config is a new object every time, so the
-  per-config entry of the ordered lineup in the caller's ``LineupCache`` (passed to ``step``
-  as the ``Engine`` does) misses and the lineup is rebuilt from the per-catalogue facts that
+* **first run after a config change**: each call runs under a host config the scheduler has
+  not seen recently (the host config with one more plugin forbidden to sleep, a different one
+  each call, cycling through more configs than the scheduler keeps), built inside the timed
+  call, so the lineup of that config misses and is rebuilt from the per-catalogue facts that
   stay cached (name order, the plugins eligible under ``auto``, resting views): the plugins
   the config names a strategy for (every 50th here) are decided again, availability and the
   two groups are set operations over names;
 * **steady state**: the same host config run after run (the cached lineup is reused);
-* **steady + text**: steady state plus the reference prompt text (``render_run`` with the
-  caller's ``TextCache``), as the ``Engine`` does for implementations that claim the text
-  profile: each manifest escaped once when the catalogue is bound, the blocks of the views a run shares with the last one reused;
+* **steady + text**: steady state plus the reference prompt text (``step(..., text=True)``),
+  as the ``Engine`` does for implementations that claim the text profile: the resting blocks
+  of the lineup are kept with it, a run renders only the blocks of its active plugins;
 * **first + text**: the first run after a config change, with its text.
 
-Then the caches' hit rates under a realistic mix, played through the ``Engine`` (text on) on
-the 1,000-plugin set: ``--mix-events`` events (default 3,000) in 12 conversations on 3
-adapters; 80% runs, 17% activations and extensions, 2% admin changes (a strategy, a plugin
-disabled or enabled again, the scheduler off and on) and 1% restarts, from a fixed seed.
+Then the caches' hit rates under a realistic mix, played as the ``Engine`` plays it (text on)
+on the 1,000-plugin set, through a FastScheduler subclass here that counts what it computes
+(the product keeps no counters): ``--mix-events`` events (default 3,000) in 12 conversations
+on 3 adapters; 80% runs, 17% activations and extensions, 2% admin changes (a strategy, a
+plugin disabled or enabled again, the scheduler off and on) and 1% restarts, from a fixed
+seed. A lineup lookup is a run; it misses when the lineup of its (host config, adapter) is
+built. A block lookup is a block a run shows; it misses when the block is rendered.
 
 Each figure is the median of repeated calls in one process (at least 5, and at least
 ``--min-time`` seconds). Per plugin = per run / plugins. Growth check: the per-plugin cost at
@@ -35,6 +40,7 @@ whole-process figures in bench/README.md come from the other scripts.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import statistics
 import sys
@@ -46,9 +52,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from reference_impl.catalogue import Catalogue
-from reference_impl.engine import Engine
 from reference_impl.events import (
     Activate,
+    CallObservation,
     Disable,
     Enable,
     Event,
@@ -59,10 +65,10 @@ from reference_impl.events import (
     SetStrategy,
     StartRun,
 )
-from reference_impl.lineup_cache import LineupCache
+from reference_impl.fast import LINEUPS, FastScheduler
 from reference_impl.model import HostConfig, Manifest, Strategy
-from reference_impl.render import TextCache, render_run
-from reference_impl.scheduler import SchedulerState, step
+from reference_impl.render import render_reply
+from reference_impl.scheduler import SchedulerState
 from reference_impl.semantics import load_semantics
 
 GOAL_MS = 20.0
@@ -118,28 +124,30 @@ def median_seconds(call, min_time: float) -> float:
 def measure(size: int, min_time: float) -> dict[str, float]:
     """Seconds per run for one plugin-set size: first run after a config change, steady, steady + text."""
     catalogue, state, _ = world(size)
-    semantics = load_semantics()
-    cache, texts = LineupCache(), TextCache()
-    texts.bind(catalogue.manifests)  # before timing, as the Engine's first text does: every manifest escaped once
+    fast = FastScheduler(load_semantics())
     event = StartRun(conversation="c")
+    # More configs than the scheduler keeps lineups of, each naming one more plugin: every one misses.
+    names = [n for i, n in enumerate(catalogue.manifests) if i % 50 != 5][: 2 * LINEUPS]
+    variants = itertools.cycle([{**state.host.strategies, n: Strategy.FORBID_SLEEP} for n in names])
+
+    def run(now: SchedulerState, text: bool) -> RunObservation:
+        observation = fast.step(catalogue, now, event, text=text)[1]
+        assert isinstance(observation, RunObservation)
+        return observation
 
     def first_run() -> RunObservation:
-        observation = step(catalogue, replace(state, host=replace(state.host)), event, semantics, cache=cache)[1]
-        assert isinstance(observation, RunObservation)
-        return observation
+        return run(replace(state, host=replace(state.host, strategies=next(variants))), False)
 
     def steady() -> RunObservation:
-        observation = step(catalogue, state, event, semantics, cache=cache)[1]
-        assert isinstance(observation, RunObservation)
-        return observation
+        return run(state, False)
 
-    def steady_text() -> None:
-        render_run(catalogue.manifests, steady(), texts)
+    def steady_text() -> RunObservation:
+        return run(state, True)
 
-    def first_text() -> None:
-        render_run(catalogue.manifests, first_run(), texts)
+    def first_text() -> RunObservation:
+        return run(replace(state, host=replace(state.host, strategies=next(variants))), True)
 
-    observation = steady()
+    observation = steady_text()  # before timing, as the Engine's first run does: the catalogue's facts and resting blocks
     assert sum(v.state.value == "active" for v in observation.plugins) == 2, "the world should have 2 active plugins"
     return {
         "first": median_seconds(first_run, min_time),
@@ -176,18 +184,41 @@ def mix(rng: random.Random, names: list[str], count: int) -> list[Event]:
     return events
 
 
+class CountingScheduler(FastScheduler):
+    """The Engine's FastScheduler, counting the lineups it builds and the blocks it renders."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lineups_built = self.blocks_rendered = self.facts_built = 0
+
+    def new_facts(self, catalogue):
+        self.facts_built += 1
+        return super().new_facts(catalogue)
+
+    def new_lineup(self, facts, host, adapter):
+        self.lineups_built += 1
+        return super().new_lineup(facts, host, adapter)
+
+    def render_block(self, manifest, view):
+        self.blocks_rendered += 1
+        return super().render_block(manifest, view)
+
+
 def hit_rates(size: int, count: int) -> dict[str, float]:
-    """Play the realistic mix on an Engine with text; the share of lineup and block lookups that hit."""
+    """Play the realistic mix as the Engine does (text on); the share of lineup and block lookups that hit."""
     catalogue, state, _ = world(size)
-    engine = Engine(text=True)
-    engine.start(catalogue.manifests.values(), state.host)
+    fast, state = CountingScheduler(load_semantics()), SchedulerState(host=state.host)
     names = [m.module_name for i, m in enumerate(catalogue.manifests.values()) if i % 10 >= 3][:200]
+    runs = blocks = 0
     for event in mix(random.Random(18), names, count):
-        engine.apply(event)
-    lineups, texts = engine._cache, engine._texts
-    lookups, blocks = lineups.hits["lineup"] + lineups.misses["lineup"], texts.hits + texts.misses
-    return {"lineup": lineups.hits["lineup"] / lookups if lookups else 0.0, "lineup_lookups": lookups,
-            "blocks": texts.hits / blocks if blocks else 0.0, "block_lookups": blocks}
+        state, observation = fast.step(catalogue, state, event, text=True)
+        if isinstance(observation, RunObservation):
+            runs, blocks = runs + 1, blocks + len(observation.plugins)
+        elif isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
+            render_reply(catalogue.manifests, event, observation)
+    return {"lineup": 1 - fast.lineups_built / runs if runs else 0.0, "lineup_lookups": runs,
+            "blocks": 1 - fast.blocks_rendered / blocks if blocks else 0.0, "block_lookups": blocks,
+            "facts": fast.facts_built}
 
 
 def main() -> None:
@@ -218,9 +249,9 @@ def main() -> None:
     print(f"goal: steady+text at {largest:,} plugins <= {TEXT_GOAL_MS:.0f} ms: {text_ms:.2f} ms {verdict}")
     if args.mix_events:
         rates = hit_rates(1000, args.mix_events)
-        print(f"hit rates, {args.mix_events:,} events of the realistic mix at 1,000 plugins (Engine, text on): "
+        print(f"hit rates, {args.mix_events:,} events of the realistic mix at 1,000 plugins (as the Engine plays it, text on): "
               f"lineup {rates['lineup']:.1%} of {rates['lineup_lookups']:,} lookups, "
-              f"text blocks {rates['blocks']:.1%} of {rates['block_lookups']:,}")
+              f"text blocks {rates['blocks']:.1%} of {rates['block_lookups']:,}; catalogue facts built {rates['facts']}")
 
 
 if __name__ == "__main__":

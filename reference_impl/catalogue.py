@@ -6,9 +6,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter
-from types import MappingProxyType
 
 from reference_impl.errors import PasError
+from reference_impl.frozen import EMPTY, FrozenMap
 from reference_impl.model import HostConfig, Manifest
 
 _BUILTIN = attrgetter("builtin")
@@ -22,15 +22,34 @@ class DuplicateModule(PasError, ValueError):
         super().__init__(f"two plugins declare module_name '{module_name}'")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Catalogue:
     """The installed plugins, by module_name, in installation order.
 
-    A plain frozen value: what the scheduler derives from it is cached, if at all, by the
-    caller (:class:`~reference_impl.lineup_cache.LineupCache`), never inside it.
+    A plain frozen value: two catalogues are equal when they install equal manifests in the
+    same order (the order decides which built-in loads first), and hash alike then.
     """
 
-    manifests: Mapping[str, Manifest] = field(default_factory=dict)
+    manifests: Mapping[str, Manifest] = EMPTY
+    _hash: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "manifests", FrozenMap.shallow(self.manifests))  # manifests are frozen values
+        # The names in order: equal catalogues have equal names, and hashing them is cheaper
+        # than hashing thousands of manifests (the fast path keys its caches on a catalogue).
+        object.__setattr__(self, "_hash", hash(tuple(self.manifests)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Catalogue):
+            return NotImplemented
+        return self is other or (self.manifests == other.manifests and list(self.manifests) == list(other.manifests))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Catalogue], tuple[Mapping[str, Manifest]]]:
+        # Rebuilt through the constructor, so that the hash is computed again in the new process.
+        return (Catalogue, (self.manifests,))
 
     @classmethod
     def of(cls, manifests: Iterable[Manifest]) -> Catalogue:
@@ -40,7 +59,7 @@ class Catalogue:
             if manifest.module_name in index:
                 raise DuplicateModule(module_name=manifest.module_name)
             index[manifest.module_name] = manifest
-        return cls(MappingProxyType(index))
+        return cls(index)
 
     def load_order(self, host: HostConfig) -> tuple[str, ...]:
         """Built-ins first (installation order), then the host's enabled list as declared.

@@ -5,8 +5,6 @@ The table is part of the ``semantics`` the caller passes: nothing here reads a f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 from reference_impl.model import Manifest, Strategy
 from reference_impl.semantics import Semantics, first_match
 
@@ -33,31 +31,3 @@ def is_sleep_eligible(manifest: Manifest, strategy: Strategy, semantics: Semanti
 def deciding_requirement(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> str:
     """The requirement ID of the table row that decides eligibility (for explanations)."""
     return first_match(semantics.eligibility, eligibility_facts(manifest, strategy, semantics)).requirement
-
-
-def eligibility_decider(semantics: Semantics) -> Callable[[Manifest, Strategy], bool]:
-    """``is_sleep_eligible`` that walks the table once per distinct combination of facts.
-
-    For recomputing many plugins at once (a host config change with thousands installed).
-    """
-    decided: dict[tuple[object, ...], bool] = {}
-
-    def decide(manifest: Manifest, strategy: Strategy) -> bool:
-        # The inputs of eligibility_facts: equal keys give equal facts.
-        key = (manifest.module_name == semantics.scheduler_module, manifest.allow_sleep, strategy, not manifest.brief)
-        if key not in decided:
-            facts = eligibility_facts(manifest, strategy, semantics)
-            decided[key] = bool(first_match(semantics.eligibility, facts).result)
-        return decided[key]
-
-    return decide
-
-
-def sleep_eligible_names(manifests: Iterable[Manifest], strategy: Strategy, semantics: Semantics) -> frozenset[str]:
-    """The module_names of ``manifests`` that may sleep when each has the admin ``strategy``.
-
-    Per catalogue under ``auto``, this is what a host config change leaves alone: only the
-    plugins the config names a strategy for need deciding again.
-    """
-    decide = eligibility_decider(semantics)
-    return frozenset(m.module_name for m in manifests if decide(m, strategy))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from reference_impl.errors import MalformedDocument
+from reference_impl.frozen import freeze, thaw
 from reference_impl.model import AdminOutcome, OutcomeKind, PluginState
 
 
@@ -60,8 +61,11 @@ class Activate:
     method: ClassVar[str] = "activate_plugin"
     conversation: str
     module_name: str
-    rounds: Any = OMITTED
+    rounds: Any = OMITTED  # any JSON value, frozen
     adapter: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rounds", freeze(self.rounds))
 
     def to_json(self) -> dict[str, Any]:
         return _call_json(self)
@@ -75,8 +79,11 @@ class Extend:
     method: ClassVar[str] = "extend_plugin_activation"
     conversation: str
     module_name: str
-    rounds: Any = OMITTED
+    rounds: Any = OMITTED  # any JSON value, frozen
     adapter: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rounds", freeze(self.rounds))
 
     def to_json(self) -> dict[str, Any]:
         return _call_json(self)
@@ -88,10 +95,13 @@ class SetStrategy:
 
     cmd: ClassVar[str] = "set-strategy"
     module_name: str
-    strategy: Any
+    strategy: Any  # any JSON value, frozen
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "strategy", freeze(self.strategy))
 
     def to_json(self) -> dict[str, Any]:
-        return {"cmd": self.cmd, "module_name": self.module_name, "strategy": self.strategy}
+        return {"cmd": self.cmd, "module_name": self.module_name, "strategy": thaw(self.strategy)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -121,7 +131,7 @@ def _call_json(call: Activate | Extend) -> dict[str, Any]:
     # whose self type would be Activate and so wrong for an Extend.
     doc = {"cmd": call.cmd, **_conversation_json(call.conversation, call.adapter), "module_name": call.module_name}
     if call.rounds is not OMITTED:
-        doc["rounds"] = call.rounds
+        doc["rounds"] = thaw(call.rounds)
     return doc
 
 
@@ -152,20 +162,11 @@ class Restart:
 
 Event = StartRun | Activate | Extend | SetStrategy | Enable | Disable | SetScheduler | Restart
 Call = Activate | Extend
-#: The one table of events: each class carries its wire command (``cmd``); its key in a
-#: scenario file is the same word with ``_`` for ``-`` (see :func:`scenario_key`).
+#: The one table of events: each class carries its wire command (``cmd``). How a scenario file
+#: writes each one is conformance.documents.step_table (its key there: ``cmd`` with ``_`` for ``-``).
 EVENT_TYPES: Final[Mapping[str, type[Event]]] = {
     t.cmd: t for t in (StartRun, Activate, Extend, SetStrategy, Enable, Disable, SetScheduler, Restart)
 }
-
-
-def scenario_key(event_type: type[Event]) -> str:
-    """An event's key in scenario files: its wire command with ``_`` for ``-`` (``set-strategy`` -> ``set_strategy``)."""
-    return event_type.cmd.replace("-", "_")
-
-
-#: Event classes by scenario key (``run``, ``activate``, ``set_strategy`` ...).
-EVENT_KEYS: Final[Mapping[str, type[Event]]] = {scenario_key(t): t for t in EVENT_TYPES.values()}
 
 
 # Argument types of the events; `rounds` and `strategy` take any JSON value on purpose
@@ -227,6 +228,9 @@ class RunObservation:
 
     plugins: tuple[PluginView, ...]
     text: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "plugins", tuple(self.plugins))
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"plugins": [view.to_json() for view in self.plugins]}

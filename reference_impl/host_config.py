@@ -29,10 +29,10 @@ import enum
 import functools
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.frozen import EMPTY, FrozenMap, freeze, thaw
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Origin, Problem, Severity, SourceKind, pointer_of
 
@@ -77,30 +77,16 @@ class Assignment:
 class MergedConfig:
     """One plugin's merged configuration (a read-only snapshot) and each leaf's provenance."""
 
-    value: Mapping[str, JSON] = field(default_factory=lambda: MappingProxyType({}))
-    provenance: Mapping[str, Provenance] = field(default_factory=dict)
+    value: Mapping[str, JSON] = EMPTY
+    provenance: Mapping[str, Provenance] = EMPTY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", FrozenMap(self.value))
+        object.__setattr__(self, "provenance", FrozenMap(self.provenance))
 
     def to_json(self) -> dict[str, JSON]:
         """Return ``{"config": ..., "provenance": {pointer: ...}}``."""
         return {"config": thaw(self.value), "provenance": {p: v.to_json() for p, v in self.provenance.items()}}
-
-
-def freeze(value: JSON) -> JSON:
-    """A read-only deep copy: mappings become MappingProxyType, lists become tuples (HOST-CFG-4)."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({key: freeze(item) for key, item in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(item) for item in value)
-    return value
-
-
-def thaw(value: JSON) -> JSON:
-    """A plain JSON copy (dicts and lists) of a value, frozen or not."""
-    if isinstance(value, Mapping):
-        return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [thaw(item) for item in value]
-    return value
 
 
 def deep_merge(base: JSON, overlay: JSON) -> JSON:

@@ -1,9 +1,12 @@
 """The PAS value types: manifests, host configs, events and observations.
 
-Every type is a frozen dataclass with one serialisation pair, ``to_json`` / ``from_json``.
-``from_json`` expects a document that already passed its JSON Schema (the loaders in
-``conformance`` check that first and report problems with file, line and pointer); given
-anything else it raises :class:`MalformedDocument` naming the field.
+Every type is a frozen dataclass with one serialisation pair, ``to_json`` / ``from_json``,
+and a value all the way down: its collections are tuples, frozensets and
+:class:`~reference_impl.frozen.FrozenMap` (the constructors freeze the dicts and lists they are
+given), so it is immutable and hashable, and equal values are interchangeable. ``to_json``
+gives plain dicts and lists. ``from_json`` expects a document that already passed its JSON
+Schema (the loaders in ``conformance`` check that first and report problems with file, line
+and pointer); given anything else it raises :class:`MalformedDocument` naming the field.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference_impl.errors import MalformedDocument
+from reference_impl.frozen import EMPTY, FrozenMap, thaw
 
 JSON = Any  # a value made of dict, list, str, int, float, bool and None
 
@@ -69,6 +73,11 @@ class AdminOutcome(enum.StrEnum):
     REJECTED = "rejected"
 
 
+def _rebuild(cls: Any, fields: Mapping[str, Any]) -> Any:
+    """Unpickle a value through its constructor."""
+    return cls(**fields)
+
+
 def _field(doc: Mapping[str, JSON], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
     if key not in doc:
         if default is ...:
@@ -115,8 +124,11 @@ class Method:
     name: str
     kind: MethodKind
     description: str
-    parameters: Mapping[str, JSON] = field(default_factory=dict)
+    parameters: Mapping[str, JSON] = EMPTY
     label: str | None = None  # for people only (admin UIs); never shown to the model
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", FrozenMap(self.parameters))
 
     def to_json(self) -> dict[str, JSON]:
         """Return the manifest form of this method."""
@@ -124,7 +136,7 @@ class Method:
         if self.label is not None:
             doc["label"] = self.label
         if self.parameters:
-            doc["parameters"] = dict(self.parameters)
+            doc["parameters"] = thaw(self.parameters)
         return doc
 
     @classmethod
@@ -152,7 +164,7 @@ class Manifest:
     author: str = ""
     url: str = ""
     dependencies: tuple[str, ...] = ()
-    config_defaults: Mapping[str, JSON] = field(default_factory=dict)
+    config_defaults: Mapping[str, JSON] = EMPTY
     config_schema: Mapping[str, JSON] | None = None
     methods: tuple[Method, ...] = ()
     injects_prompt: bool = False
@@ -161,7 +173,15 @@ class Manifest:
     support_adapter: tuple[str, ...] = ()
     allow_sleep: bool | None = None
     sleep_brief: str = ""
-    extensions: Mapping[str, JSON] = field(default_factory=dict)
+    extensions: Mapping[str, JSON] = EMPTY
+
+    def __post_init__(self) -> None:
+        for name in ("dependencies", "methods", "hooks", "support_adapter"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name in ("config_defaults", "extensions"):
+            object.__setattr__(self, name, FrozenMap(getattr(self, name)))
+        if self.config_schema is not None:
+            object.__setattr__(self, "config_schema", FrozenMap(self.config_schema))
 
     @property
     def brief(self) -> str:
@@ -193,12 +213,12 @@ class Manifest:
         }
         doc.update({k: v for k, v in optional.items() if v})
         if self.config_defaults or self.config_schema is not None:
-            doc["config"] = {"defaults": dict(self.config_defaults)}
+            doc["config"] = {"defaults": thaw(self.config_defaults)}
             if self.config_schema is not None:
-                doc["config"]["schema"] = dict(self.config_schema)
+                doc["config"]["schema"] = thaw(self.config_schema)
         if self.allow_sleep is not None:
             doc["allow_sleep"] = self.allow_sleep
-        doc.update(self.extensions)
+        doc.update(thaw(self.extensions))
         return doc
 
     @classmethod
@@ -230,13 +250,35 @@ class Manifest:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HostConfig:
-    """An admin's host configuration: what is loaded, strategies, the scheduler switch."""
+    """An admin's host configuration: what is loaded, strategies, the scheduler switch.
+
+    Its hash is computed once, on construction: a config is a cache key at every run
+    (``reference_impl.fast``). It covers the enabled list's length and last names rather than
+    every name (hashing 10,000 names would cost more than the lookup it serves); configs that
+    differ only inside that list hash alike and still compare unequal.
+    """
 
     enabled: tuple[str, ...] = ()
     disabled: frozenset[str] = frozenset()
-    strategies: Mapping[str, Strategy] = field(default_factory=dict)
+    strategies: Mapping[str, Strategy] = EMPTY
     scheduler_enabled: bool = True
-    config: Mapping[str, Mapping[str, JSON]] = field(default_factory=dict)
+    config: Mapping[str, Mapping[str, JSON]] = EMPTY
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "enabled", tuple(self.enabled))
+        object.__setattr__(self, "disabled", frozenset(self.disabled))
+        object.__setattr__(self, "strategies", FrozenMap.shallow(self.strategies))  # Strategy members
+        object.__setattr__(self, "config", FrozenMap(self.config))
+        enabled = (len(self.enabled), self.enabled[-4:])  # an admin's enable appends at the end
+        object.__setattr__(self, "_hash", hash((enabled, self.disabled, self.strategies, self.scheduler_enabled, self.config)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through the constructor, so that the hash is computed again in the new process.
+        return (_rebuild, (HostConfig, {name: getattr(self, name) for name in _HOST_FIELDS}))
 
     def strategy_for(self, module_name: str) -> Strategy:
         """The strategy set for a module (auto when none is set)."""
@@ -251,7 +293,7 @@ class HostConfig:
             "scheduler_enabled": self.scheduler_enabled,
         }
         if self.config:
-            doc["config"] = {m: dict(c) for m, c in self.config.items()}
+            doc["config"] = thaw(self.config)
         return doc
 
     @classmethod
@@ -273,6 +315,9 @@ class HostConfig:
         )
 
 
+_HOST_FIELDS = ("enabled", "disabled", "strategies", "scheduler_enabled", "config")
+
+
 class Profile(enum.StrEnum):
     """The spec's profiles: what an implementation claims and what a requirement or scenario belongs to."""
 
@@ -289,6 +334,9 @@ class ImplementationInfo:
     version: str
     language: str
     profiles: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "profiles", tuple(self.profiles))
 
     def to_json(self) -> dict[str, JSON]:
         """Return the wire form (the result of the stdio ``hello`` command)."""

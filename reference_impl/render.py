@@ -11,10 +11,10 @@ normative; this text is checked only for implementations that claim the text pro
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 from reference_impl.events import Activate, Call, CallObservation, PluginView, RunObservation
+from reference_impl.frozen import thaw
 from reference_impl.model import WHITE_SPACE, Manifest, Method, MethodKind, OutcomeKind, PluginState
 
 #: The ``call_priority`` attribute: PAS has no call-priority setting, so every block carries
@@ -49,8 +49,10 @@ def injected_placeholder(module_name: str) -> str:
     return f"[prompt injected by {module_name}]"
 
 
-def _open_tag(escaped: EscapedManifest, view: PluginView) -> str:
-    tag = escaped.open_tag_prefix + quoteattr(view.state.value)
+def _open_tag(manifest: Manifest, view: PluginView) -> str:
+    """``<plugin name=.. module_name=.. call_priority="auto" state=..>``, with rounds_left but when always awake."""
+    tag = (f"<plugin name={quoteattr(manifest.name)} module_name={quoteattr(manifest.module_name)} "
+           f"call_priority={quoteattr(CALL_PRIORITY)} state={quoteattr(view.state.value)}")
     if view.state is PluginState.ACTIVE:
         tag += " rounds_left=" + quoteattr(str(view.rounds_left))
     elif view.state is PluginState.SLEEPING:
@@ -69,32 +71,6 @@ def method_list(manifest: Manifest) -> str:
     return "\n".join(method_entry(m) for m in manifest.methods if m.description)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EscapedManifest:
-    """The pieces of one manifest's text, escaped once (TXT-BLOCK-2) and reused by every block."""
-
-    open_tag_prefix: str  # '<plugin name="..." module_name="..." call_priority="auto" state='
-    brief: str
-    methods: str
-    hint: str
-    injected: str
-    runtime_context: str
-
-
-def escape_manifest(manifest: Manifest) -> EscapedManifest:
-    """Escape every attribute value and text of ``manifest`` that a block or runtime context shows."""
-    name, module = quoteattr(manifest.name), quoteattr(manifest.module_name)
-    injected = escape(injected_placeholder(manifest.module_name))
-    return EscapedManifest(
-        open_tag_prefix=f"<plugin name={name} module_name={module} call_priority={quoteattr(CALL_PRIORITY)} state=",
-        brief=escape(manifest.brief),
-        methods=method_list(manifest),
-        hint=escape(last_run_hint(manifest.module_name)),
-        injected=injected,
-        runtime_context=f"<plugin_runtime_context name={name} module_name={module}>\n{injected}\n</plugin_runtime_context>",
-    )
-
-
 def _element(tag: str, value: str) -> str:
     """One optional slot of the frame: empty when there is no value (TXT-LAYOUT-3, TXT-LAYOUT-4)."""
     return f"\n<{tag}>\n{value}\n</{tag}>\n" if value else ""
@@ -108,76 +84,28 @@ def _frame(open_tag: str, *, brief: str = "", rule: str = "", hint: str = "", in
             + slots[4] + "\n\n</plugin>\n")
 
 
-def _block(escaped: EscapedManifest, view: PluginView, with_injection: bool) -> str:
-    open_tag = _open_tag(escaped, view)
-    if view.state is PluginState.SLEEPING:
-        return _frame(open_tag, brief=escaped.brief, rule=SLEEPING_RULE)
-    hint = escaped.hint if view.hint else ""
-    injected = escaped.injected if with_injection and view.injection_called else ""
-    return _frame(open_tag, hint=hint, injected=injected, methods=escaped.methods)
-
-
 def render_block(manifest: Manifest, view: PluginView, *, with_injection: bool) -> str:
     """One ``<plugin>`` block; ``with_injection`` adds ``<injected_prompt>`` (activation replies)."""
-    return _block(escape_manifest(manifest), view, with_injection)
+    open_tag = _open_tag(manifest, view)
+    if view.state is PluginState.SLEEPING:
+        return _frame(open_tag, brief=escape(manifest.brief), rule=SLEEPING_RULE)
+    hint = escape(last_run_hint(manifest.module_name)) if view.hint else ""
+    injected = escape(injected_placeholder(manifest.module_name)) if with_injection and view.injection_called else ""
+    return _frame(open_tag, hint=hint, injected=injected, methods=method_list(manifest))
 
 
-class TextCache:
-    """The text of one catalogue's runs, owned by the caller (an Engine) and kept between runs.
-
-    ``render_run`` gives the same text with a new TextCache as with one kept since the first
-    run. Bound to a catalogue's manifests (compared by identity), it escapes each manifest
-    once, and keeps the blocks and runtime contexts of the last run it rendered, found again
-    by the identity of their views: the scheduler hands out the same view object for a
-    plugin at rest run after run, and a view is a frozen value, so its block cannot change.
-    Each entry holds its view, so an identity cannot be reused by a new view while the entry
-    lives; holding only the last run bounds the cache by the size of one run.
-    """
-
-    def __init__(self) -> None:
-        self._manifests: Mapping[str, Manifest] = {}
-        self._escaped: dict[str, EscapedManifest] = {}
-        self._last: dict[int, tuple[PluginView, str, str | None]] = {}
-        self.hits = self.misses = 0
-
-    def bind(self, manifests: Mapping[str, Manifest]) -> None:
-        """Hold the text of ``manifests`` (every manifest escaped now, once); forget another catalogue's."""
-        if manifests is not self._manifests:
-            self._manifests = manifests
-            self._escaped = {name: escape_manifest(m) for name, m in manifests.items()}
-            self._last = {}
-
-    def run_parts(self, manifests: Mapping[str, Manifest], views: Iterable[PluginView]) -> tuple[list[str], list[str]]:
-        """The blocks of a run's ``views`` and the runtime contexts of those that inject a prompt."""
-        self.bind(manifests)
-        last, blocks, contexts = self._last, [], []
-        kept: dict[int, tuple[PluginView, str, str | None]] = {}
-        for view in views:
-            entry = last.get(id(view))
-            if entry is None:
-                self.misses += 1
-                escaped = self._escaped[view.module_name]
-                entry = (view, _block(escaped, view, False), escaped.runtime_context if view.injection_called else None)
-            else:
-                self.hits += 1
-            kept[id(view)] = entry
-            blocks.append(entry[1])
-            if entry[2] is not None:
-                contexts.append(entry[2])
-        self._last = kept
-        return blocks, contexts
-
-    def __len__(self) -> int:
-        return len(self._last)
+def runtime_context(manifest: Manifest) -> str:
+    """The ``<plugin_runtime_context>`` of a plugin whose prompt a run injects (TXT-LAYOUT-7)."""
+    name, module = quoteattr(manifest.name), quoteattr(manifest.module_name)
+    injected = escape(injected_placeholder(manifest.module_name))
+    return f"<plugin_runtime_context name={name} module_name={module}>\n{injected}\n</plugin_runtime_context>"
 
 
-def render_run(manifests: Mapping[str, Manifest], observation: RunObservation, cache: TextCache) -> str:
-    """The plugin part of the prompt for one run: blocks, then runtime contexts (TXT-LAYOUT-6, TXT-LAYOUT-7).
-
-    ``cache`` is the caller's, kept between runs to save work; a new one gives the same text.
-    """
-    blocks, contexts = cache.run_parts(manifests, observation.plugins)
-    # One join, one allocation: the text of 10,000 plugins is megabytes.
+def render_run(manifests: Mapping[str, Manifest], observation: RunObservation) -> str:
+    """The plugin part of the prompt for one run: blocks, then runtime contexts (TXT-LAYOUT-6, TXT-LAYOUT-7)."""
+    views = observation.plugins
+    blocks = [render_block(manifests[view.module_name], view, with_injection=False) for view in views]
+    contexts = [runtime_context(manifests[view.module_name]) for view in views if view.injection_called]
     return "\n\n".join(blocks + contexts)
 
 
@@ -212,5 +140,5 @@ def render_reply(manifests: Mapping[str, Manifest], call: Call, reply: CallObser
             return f"Plugin `{m}` visibility extended. {reply.rounds} runs remain."
         case OutcomeKind.INVALID_ARGUMENT:
             # JSON spelling, so that every implementation language can produce the same text.
-            return f"Invalid rounds value {json.dumps(call.rounds, separators=(',', ':'), ensure_ascii=False)}: rounds must be an integer."
+            return f"Invalid rounds value {json.dumps(thaw(call.rounds), separators=(',', ':'), ensure_ascii=False)}: rounds must be an integer."
     raise ValueError(f"unknown outcome {reply.outcome!r}")

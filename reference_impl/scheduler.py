@@ -1,24 +1,27 @@
 """The activation scheduler as a pure state machine: ``step(catalogue, state, event, semantics)``.
 
-No I/O, no clock, no logging, no global state: the same inputs always give the same new
-state and observation, so any sequence of events can be replayed. The decision tables
-(eligibility, visibility, call outcomes) and the constants are the ``semantics`` the caller
-passes (``semantics.load_semantics()`` reads the bundled spec/semantics.yaml); counting and
-the state transitions are the code below. A caller that steps many events may pass a
-:class:`~reference_impl.lineup_cache.LineupCache` it owns; the results are the same without.
+This module is the rules an implementer reads, in the order of spec/semantics.yaml: the
+constants (the rounds argument), eligibility (its table is run by :mod:`reference_impl.eligibility`),
+what each state shows (visibility), the outcome tables of the two AI-facing calls, and then
+counting and the admin changes, which are code rather than tables. Nothing is kept between
+calls: no I/O, no clock, no logging, no global state and no caches, so the same inputs always
+give the same new state and observation and any sequence of events can be replayed. The
+tables and constants are the ``semantics`` the caller passes (``semantics.load_semantics()``
+reads the bundled spec/semantics.yaml).
+
+The Engine steps through :mod:`reference_impl.fast`, which gives the same results with caches
+keyed by value; tests/properties/test_fast_path_beside_the_rules.py holds the two together.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from itertools import count, filterfalse
 from typing import Any
 
 from reference_impl.catalogue import Catalogue
-from reference_impl.eligibility import eligibility_decider, is_sleep_eligible, sleep_eligible_names
+from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import (
     OMITTED,
@@ -38,7 +41,7 @@ from reference_impl.events import (
     SetStrategy,
     StartRun,
 )
-from reference_impl.lineup_cache import LineupCache, memo
+from reference_impl.frozen import EMPTY, FrozenMap, thaw
 from reference_impl.model import AdminOutcome, HostConfig, Manifest, OutcomeKind, PluginState, Strategy
 from reference_impl.semantics import Semantics, first_match
 
@@ -50,18 +53,21 @@ class SchedulerState:
     """Everything the scheduler remembers: the live host config and per-conversation counters."""
 
     host: HostConfig = field(default_factory=HostConfig)
-    counters: Mapping[str, Counters] = field(default_factory=dict)
+    counters: Mapping[str, Counters] = EMPTY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counters", FrozenMap(self.counters))  # freezes each conversation's too
 
     def counters_of(self, conversation: str) -> Counters:
         """The stored counters of one conversation (empty when it has none)."""
-        return self.counters.get(conversation, {})
+        return self.counters.get(conversation, EMPTY)
 
     def with_counters(self, conversation: str, counters: Counters) -> SchedulerState:
         """A copy where ``conversation`` has ``counters`` (conversation dropped when empty)."""
         updated = {c: v for c, v in self.counters.items() if c != conversation}
         if counters:
-            updated[conversation] = dict(counters)
-        return replace(self, counters=updated)
+            updated[conversation] = counters
+        return SchedulerState(host=self.host, counters=updated)
 
     def to_json(self) -> dict[str, Any]:
         """The persisted form: what a host writes to survive a restart (ACT-COUNT-7)."""
@@ -94,164 +100,6 @@ class SchedulerState:
         )
 
 
-def scheduler_on(host: HostConfig, semantics: Semantics) -> bool:
-    """The built-in scheduler runs unless switched off or disabled by name (ACT-SCHED-1)."""
-    return host.scheduler_enabled and semantics.scheduler_module not in host.disabled
-
-
-def _eligible(manifest: Manifest, host: HostConfig, semantics: Semantics) -> bool:
-    return is_sleep_eligible(manifest, host.strategy_for(manifest.module_name), semantics)
-
-
-def _view(manifest: Manifest, state: PluginState, rounds_left: int | None, semantics: Semantics) -> PluginView:
-    rules = semantics.visibility[state.value]
-    return PluginView(
-        module_name=manifest.module_name,
-        state=state,
-        rounds_left=rounds_left if rules.rounds_left else None,
-        hint=rules.hint == "last_run" and rounds_left == 1,
-        brief_shown=rules.brief_shown,
-        methods_shown=rules.methods_shown,
-        injection_called=rules.injection_called and manifest.injects_prompt,
-    )
-
-
-class _RestingViews(dict[str, PluginView]):
-    """Each plugin's view in one resting state, built the first time a lineup shows it there."""
-
-    __slots__ = ("_manifests", "_state", "_semantics")
-
-    def __init__(self, manifests: Mapping[str, Manifest], state: PluginState, semantics: Semantics) -> None:
-        super().__init__()
-        self._manifests, self._state, self._semantics = manifests, state, semantics
-
-    def __missing__(self, module_name: str) -> PluginView:
-        view = self[module_name] = _view(self._manifests[module_name], self._state, None, self._semantics)
-        return view
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _CatalogueFacts:
-    """What every lineup of one catalogue under one semantics shares, whatever the host config.
-
-    The resting views are kept (one object per plugin and state) so that runs under any host
-    config show the very same view objects, which the text cache finds by identity.
-    """
-
-    names: tuple[str, ...]  # every installed plugin, by module_name
-    builtins: frozenset[str]  # loaded whatever the enabled list says (HOST-LOAD-1)
-    auto: frozenset[str]  # those that may sleep under the auto strategy
-    restricted: Mapping[str, tuple[str, ...]]  # plugins limited to some adapters, and those adapters
-    sleeping: _RestingViews
-    awake: _RestingViews
-    hidden: dict[str, frozenset[str]] = field(default_factory=dict)  # by adapter, filled when first asked
-
-    @classmethod
-    def of(cls, catalogue: Catalogue, semantics: Semantics) -> _CatalogueFacts:
-        """Decide every plugin once, under auto; the resting views are built as lineups ask."""
-        manifests = catalogue.manifests
-        return cls(
-            names=tuple(sorted(manifests)),
-            builtins=frozenset(m.module_name for m in manifests.values() if m.builtin),
-            auto=sleep_eligible_names(manifests.values(), Strategy.AUTO, semantics),
-            restricted={m.module_name: m.support_adapter for m in manifests.values() if m.support_adapter},
-            sleeping=_RestingViews(manifests, PluginState.SLEEPING, semantics),
-            awake=_RestingViews(manifests, PluginState.ALWAYS_AWAKE, semantics),
-        )
-
-    def hidden_on(self, adapter: str | None) -> frozenset[str]:
-        """The plugins a conversation on ``adapter`` cannot see, whatever the host config."""
-        if adapter is None:
-            return frozenset()
-        if adapter not in self.hidden:
-            self.hidden[adapter] = frozenset(m for m, adapters in self.restricted.items() if adapter not in adapters)
-        return self.hidden[adapter]
-
-    def available(self, host: HostConfig, adapter: str | None) -> list[str]:
-        """The plugins a conversation on ``adapter`` can see, by name (ACT-STATE-5).
-
-        Loaded (a built-in or enabled), not disabled and supporting the adapter: one set of
-        names, no per-plugin Python.
-        """
-        shown = set(host.enabled)  # not-installed names drop out as only installed names are tested
-        shown.update(self.builtins)
-        shown.difference_update(host.disabled)
-        shown.difference_update(self.hidden_on(adapter))
-        return [*filter(shown.__contains__, self.names)]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Lineup:
-    """The plugins a run shows: resting views in prompt order, and which of them may sleep.
-
-    The eligible plugins come last (ACT-ORDER-1), by name; ``sleepers`` says where each one's
-    view is, so that a run finds the plugins with a stored counter without a search.
-    """
-
-    views: tuple[PluginView, ...]
-    sleepers: Mapping[str, int]  # module_name -> position of its view, for the plugins that may sleep
-
-
-def _may_sleep(
-    catalogue: Catalogue, host: HostConfig, facts: _CatalogueFacts, semantics: Semantics
-) -> AbstractSet[str]:
-    """The installed plugins that may sleep under ``host``: auto's set, with named strategies decided again."""
-    if not scheduler_on(host, semantics):
-        return frozenset()
-    manifests = catalogue.manifests
-    named = [m for m in host.strategies if m in manifests]
-    if not named:
-        return facts.auto
-    decide = eligibility_decider(semantics)
-    return facts.auto.difference(named).union([m for m in named if decide(manifests[m], host.strategies[m])])
-
-
-def _lineup(
-    catalogue: Catalogue, host: HostConfig, adapter: str | None, semantics: Semantics, cache: LineupCache | None
-) -> _Lineup:
-    """The plugins a run shows: their resting views in prompt order, positions and eligibility.
-
-    ACT-ORDER-1: always-awake blocks first, then the rest (active and sleeping together), each
-    group by module_name. Both groups depend only on the host config and the adapter, so with
-    a cache the order is computed once per host config and reused run after run; a run only
-    swaps in the active view of plugins with a stored counter. What does not depend on the
-    host config (name order, eligibility under auto, resting views) is kept per catalogue, so
-    a config change costs set operations over names, not per-plugin decisions.
-    """
-
-    def compute() -> _Lineup:
-        facts = memo(cache, (catalogue, semantics), "facts", lambda: _CatalogueFacts.of(catalogue, semantics))
-        eligible = _may_sleep(catalogue, host, facts, semantics)
-        listed = facts.available(host, adapter)
-        asleep = [*filter(eligible.__contains__, listed)]
-        awake = [*map(facts.awake.__getitem__, filterfalse(eligible.__contains__, listed))]
-        return _Lineup(views=(*awake, *map(facts.sleeping.__getitem__, asleep)),
-                       sleepers=dict(zip(asleep, count(len(awake)))))
-
-    return memo(cache, (catalogue, host, semantics), ("lineup", adapter), compute)
-
-
-def _start_run(
-    catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics, cache: LineupCache | None
-) -> tuple[SchedulerState, RunObservation]:
-    lineup = _lineup(catalogue, state.host, event.adapter, semantics, cache)
-    stored = state.counters_of(event.conversation)
-    if not scheduler_on(state.host, semantics) or not stored:
-        # ACT-SCHED-1/2: with the scheduler off everything is awake; counters are neither read nor changed.
-        return state, RunObservation(plugins=lineup.views)
-    # Only plugins with a stored counter change their view.
-    counted = [(p, m) for m in stored if (p := lineup.sleepers.get(m)) is not None]
-    remaining: dict[str, int] = {}
-    views = list(lineup.views)
-    for position, module_name in counted:
-        rounds = stored[module_name]
-        views[position] = _view(catalogue.manifests[module_name], PluginState.ACTIVE, rounds, semantics)
-        if rounds > 1:
-            remaining[module_name] = rounds - 1
-    # Counters of plugins that are no longer available or eligible are not carried over (ACT-COUNT-5).
-    return state.with_counters(event.conversation, remaining), RunObservation(plugins=tuple(views))
-
-
 def parse_rounds(value: Any, semantics: Semantics) -> int | None:
     """The clamped rounds argument, or None when it is not an integer (ACT-ARG-1..4)."""
     if value is OMITTED or value is None:
@@ -265,14 +113,39 @@ def parse_rounds(value: Any, semantics: Semantics) -> int | None:
     return max(semantics.min_active_rounds, min(semantics.max_active_rounds, value))
 
 
+def scheduler_on(host: HostConfig, semantics: Semantics) -> bool:
+    """The built-in scheduler runs unless switched off or disabled by name (ACT-SCHED-1)."""
+    return host.scheduler_enabled and semantics.scheduler_module not in host.disabled
+
+
+def sleep_eligible(manifest: Manifest, host: HostConfig, semantics: Semantics) -> bool:
+    """Whether a plugin may sleep now: the scheduler runs and the eligibility table says so (ACT-ELIG-5)."""
+    strategy = host.strategy_for(manifest.module_name)
+    return scheduler_on(host, semantics) and is_sleep_eligible(manifest, strategy, semantics)
+
+
+def plugin_view(manifest: Manifest, state: PluginState, rounds_left: int | None, semantics: Semantics) -> PluginView:
+    """What the model is shown of a plugin in ``state``: the visibility table's row for it."""
+    rules = semantics.visibility[state.value]
+    return PluginView(
+        module_name=manifest.module_name,
+        state=state,
+        rounds_left=rounds_left if rules.rounds_left else None,
+        hint=rules.hint == "last_run" and rounds_left == 1,
+        brief_shown=rules.brief_shown,
+        methods_shown=rules.methods_shown and any(m.description for m in manifest.methods),  # ACT-STATE-8
+        injection_called=rules.injection_called and manifest.injects_prompt,
+    )
+
+
 def _call(
     catalogue: Catalogue, state: SchedulerState, event: Call, semantics: Semantics
 ) -> tuple[SchedulerState, CallObservation]:
+    """A call's outcome from its method's table, then what that outcome stores and replies."""
     rules = semantics.methods[event.method]
-    host = state.host
     rounds = parse_rounds(event.rounds, semantics)
-    manifest = catalogue.find_available(event.module_name, host, event.adapter)
-    eligible = manifest is not None and scheduler_on(host, semantics) and _eligible(manifest, host, semantics)
+    manifest = catalogue.find_available(event.module_name, state.host, event.adapter)
+    eligible = manifest is not None and sleep_eligible(manifest, state.host, semantics)
     # Stored counters are always positive; the tables decide eligibility before the counter.
     stored = state.counters_of(event.conversation).get(event.module_name, 0)
     facts = {
@@ -290,7 +163,7 @@ def _call(
     if manifest is None or rounds is None:
         raise LookupError(f"the {event.method} outcome table grants {outcome.value} without a plugin or valid rounds")
     if outcome is OutcomeKind.ACTIVATED:
-        block = _view(manifest, PluginState.ACTIVE, rounds, semantics)
+        block = plugin_view(manifest, PluginState.ACTIVE, rounds, semantics)
         return _store(state, event.conversation, event.module_name, rounds), replace(reply, rounds=rounds, block=block)
     total = min(stored + rounds, semantics.max_active_rounds)
     return _store(state, event.conversation, event.module_name, total), replace(reply, rounds=total)
@@ -298,6 +171,41 @@ def _call(
 
 def _store(state: SchedulerState, conversation: str, module_name: str, rounds: int) -> SchedulerState:
     return state.with_counters(conversation, {**state.counters_of(conversation), module_name: rounds})
+
+
+def shown_plugins(catalogue: Catalogue, host: HostConfig, adapter: str | None) -> list[Manifest]:
+    """The plugins a conversation on ``adapter`` can see, by module_name (ACT-STATE-5)."""
+    return [catalogue.manifests[name] for name in sorted(catalogue.manifests)
+            if catalogue.find_available(name, host, adapter) is not None]
+
+
+def _start_run(
+    catalogue: Catalogue, state: SchedulerState, event: StartRun, semantics: Semantics
+) -> tuple[SchedulerState, RunObservation]:
+    """The run's view, computed once at its start (ACT-COUNT-1), and the counters counted down."""
+    host = state.host
+    stored = state.counters_of(event.conversation)
+    awake: list[PluginView] = []
+    resting: list[PluginView] = []  # active and sleeping, together
+    remaining: dict[str, int] = {}
+    for manifest in shown_plugins(catalogue, host, event.adapter):
+        if not sleep_eligible(manifest, host, semantics):
+            awake.append(plugin_view(manifest, PluginState.ALWAYS_AWAKE, None, semantics))
+            continue
+        rounds = stored.get(manifest.module_name, 0)
+        if not rounds:
+            resting.append(plugin_view(manifest, PluginState.SLEEPING, None, semantics))
+            continue
+        resting.append(plugin_view(manifest, PluginState.ACTIVE, rounds, semantics))
+        # ACT-COUNT-2: shown with R, stored as R - 1, removed at 0 (only active plugins count, ACT-COUNT-4).
+        if rounds > 1:
+            remaining[manifest.module_name] = rounds - 1
+    # ACT-ORDER-1: always-awake blocks first, then the rest, each group by module_name.
+    observation = RunObservation(plugins=(*awake, *resting))
+    if not scheduler_on(host, semantics):
+        return state, observation  # ACT-SCHED-1/2: everything is awake; counters are neither read nor changed
+    # Counters of plugins that are no longer shown or eligible are not carried over (ACT-COUNT-5).
+    return state.with_counters(event.conversation, remaining), observation
 
 
 def _admin(
@@ -333,28 +241,20 @@ def _unknown_strategy(value: object) -> str:
     allowed = [s.value for s in Strategy]
     near = difflib.get_close_matches(value, allowed, n=1) if isinstance(value, str) else []
     hint = f"did you mean {near[0]!r}? " if near else ""
-    return f"unknown strategy {value!r}; {hint}use one of {', '.join(allowed)}"
+    return f"unknown strategy {thaw(value)!r}; {hint}use one of {', '.join(allowed)}"
 
 
 def _rejected(reason: str) -> AdminObservation:
     return AdminObservation(outcome=AdminOutcome.REJECTED, reason=reason)
 
 
-def step(
-    catalogue: Catalogue,
-    state: SchedulerState,
-    event: Event,
-    semantics: Semantics,
-    *,
-    cache: LineupCache | None = None,
-) -> tuple[SchedulerState, Observation]:
+def step(catalogue: Catalogue, state: SchedulerState, event: Event, semantics: Semantics) -> tuple[SchedulerState, Observation]:
     """Apply one event under ``semantics``: return the new state and what was observed.
 
-    ``cache`` (owned by the caller) only saves work between calls; it never changes a result.
     Raises TypeError only for an object that is not an Event (misuse of the API).
     """
     if isinstance(event, StartRun):
-        return _start_run(catalogue, state, event, semantics, cache)
+        return _start_run(catalogue, state, event, semantics)
     if isinstance(event, (Activate, Extend)):
         return _call(catalogue, state, event, semantics)
     if isinstance(event, Restart):

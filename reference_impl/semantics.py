@@ -1,7 +1,7 @@
 """spec/semantics.yaml as frozen Python values: constants and decision tables.
 
 The tables are data so that the docs can render them and the reference can execute them;
-this module only reads and freezes them. The file is part of the installed package and is
+this module only reads and freezes them (into hashable values: a Semantics can be a key). The file is part of the installed package and is
 trusted, so a plain safe load is enough here (user documents go through conformance.documents.loader).
 """
 
@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
+
+from reference_impl.frozen import FrozenMap
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,17 +79,17 @@ def parse_semantics(doc: Mapping[str, Any]) -> Semantics:
         max_active_rounds=constants["max_active_rounds"],
         scheduler_module=constants["scheduler_module"],
         eligibility=tuple(
-            TableRow(requirement=row["requirement"], when=MappingProxyType(row["when"]), result=row["sleep_eligible"])
+            TableRow(requirement=row["requirement"], when=FrozenMap(row["when"]), result=row["sleep_eligible"])
             for row in doc["eligibility"]
         ),
-        visibility=MappingProxyType({state: Visibility(**row) for state, row in doc["visibility"].items()}),
-        methods=MappingProxyType(
+        visibility=FrozenMap({state: Visibility(**row) for state, row in doc["visibility"].items()}),
+        methods=FrozenMap(
             {
                 name: MethodRules(
                     kind=spec["kind"],
                     ends_step=spec["ends_step"],
                     outcomes=tuple(
-                        TableRow(requirement=row["requirement"], when=MappingProxyType(row["when"]), result=row["outcome"])
+                        TableRow(requirement=row["requirement"], when=FrozenMap(row["when"]), result=row["outcome"])
                         for row in spec["outcomes"]
                     ),
                 )

@@ -18,7 +18,9 @@ PAGE = ROOT / "docs" / "architecture.md"
 # config-schema loaders); everything else it imports is the standard library or itself.
 REFERENCE_THIRD_PARTY = {"yaml", "jsonschema", "referencing"}
 # The scheduler core: what an implementer copies; the standard library and itself only.
-CORE = ("model", "events", "eligibility", "scheduler", "catalogue", "render", "errors", "problems")
+CORE = ("frozen", "model", "events", "eligibility", "scheduler", "catalogue", "render", "errors", "problems")
+# The edges of the reference that build on the core: the fast path, the Engine, the host profile.
+EDGES = ("fast", "engine", "host", "host_commands", "host_config", "lifecycle")
 
 
 def floors() -> dict[str, int]:
@@ -92,6 +94,14 @@ def test_the_scheduler_core_imports_only_the_standard_library_and_itself():
     wrong = [f"{path.relative_to(ROOT)}:{line}: {name}" for stem in CORE
              if (path := ROOT / "reference_impl" / f"{stem}.py").exists()
              for name, line in imports_of(path) if name.split(".")[0] not in allowed]
+    assert not wrong, wrong
+
+
+def test_the_scheduler_core_never_imports_an_edge():
+    """The core is what an implementer reads: the fast path and the Engine build on it, never the other way."""
+    edges = {f"reference_impl.{edge}" for edge in EDGES}
+    wrong = [f"reference_impl/{stem}.py:{line}: {name}" for stem in CORE
+             for name, line in imports_of(ROOT / "reference_impl" / f"{stem}.py") if name in edges]
     assert not wrong, wrong
 
 

@@ -4,12 +4,16 @@ A Python implementation is any object satisfying :class:`Scheduler` (or, for a h
 implements only the host profile, :class:`Host`); ``--impl python:package.module:factory``
 calls ``factory()`` to get one. Implementations in other
 languages speak the stdio protocol instead (``conformance.adapters.stdio``). The runner
-only ever talks to an :class:`Adapter`, which turns both into JSON observations.
+only ever talks to an :class:`Adapter`, which turns both into JSON observations, and every
+way an implementation fails into :class:`ImplementationFailed`: a :class:`FailureKind` from a
+closed set, the requests in flight (:class:`InFlight`) and the detail.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from reference_impl.errors import PasError
@@ -66,16 +70,98 @@ class Host(Protocol):
         ...
 
 
+class FailureKind(enum.StrEnum):
+    """What went wrong with an implementation, from a closed set (the ``kind`` of an errored result).
+
+    Reports and dashboards group by it; the fuzzer decides with it whether two findings are
+    the same. Each member is one situation, raised in one place (the module in brackets).
+    """
+
+    START_FAILED = "start-failed"  # the program could not be started at all (stdio)
+    EXITED = "exited"  # the process exited, or closed its stdout, with a request unanswered (stdio)
+    TIMEOUT = "timeout"  # no whole answer within the step timeout (stdio)
+    LINE_TOO_LONG = "line-too-long"  # an output line longer than the adapter takes (stdio)
+    UNREADABLE_LINE = "unreadable-line"  # an output line that is not JSON, nested too deep, or a huge integer (stdio)
+    WRONG_ID = "wrong-id"  # an answer whose id is not the awaited request's (stdio)
+    SCHEMA = "schema"  # an answer that does not match its protocol schema (stdio)
+    REFUSED = "refused"  # an error response (``ok: false``) to a valid request (stdio)
+    PROTOCOL_VERSION = "protocol-version"  # hello names a protocol version other than the runner's (stdio)
+    NOT_STARTED = "not-started"  # an event sent with no scenario started: the caller's order, not an answer (stdio)
+    RAISED = "raised"  # the implementation's code raised: factory, info, start, apply or to_json (in-process)
+    BAD_ANSWER = "bad-answer"  # apply returned no observation, or info no ImplementationInfo (in-process)
+    INTERFACE = "interface"  # the object lacks what the scenario needs, e.g. start() (in-process)
+    MALFORMED = "malformed"  # an observation too malformed to compare with the expectation (runner, fuzz)
+    INTERNAL = "internal"  # the adapter itself raised something else: a bug in PAS (runner)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sent:
+    """One request given to the implementation: its command, and its wire id (None in-process)."""
+
+    cmd: str
+    id: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.cmd!r}" if self.id is None else f"{self.cmd!r} (request {self.id})"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"cmd": ..., "id": ...}``."""
+        return {"cmd": self.cmd, "id": self.id}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InFlight:
+    """The requests unanswered when the implementation failed: ``first`` awaited, up to ``last`` written.
+
+    Without pipelining both are the same request; an implementation that takes requests
+    ahead may have failed while handling any of them.
+    """
+
+    first: Sent
+    last: Sent
+
+    @classmethod
+    def one(cls, cmd: str, request_id: int | None = None) -> InFlight:
+        """A single request in flight."""
+        sent = Sent(cmd=cmd, id=request_id)
+        return cls(first=sent, last=sent)
+
+    @property
+    def pipelined(self) -> bool:
+        """True when more than one request was unanswered."""
+        return self.first != self.last
+
+    def __str__(self) -> str:
+        if not self.pipelined:
+            return str(self.first)
+        return f"{self.first} to {self.last}"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"first": {cmd, id}, "last": {cmd, id}}``."""
+        return {"first": self.first.to_json(), "last": self.last.to_json()}
+
+
 class ImplementationFailed(PasError):
     """The implementation under test crashed, hung, or broke the protocol.
 
+    ``kind`` says which way (a :class:`FailureKind`), ``reason`` says it in a sentence,
+    ``detail`` adds what was seen (the line, the exception, the stderr tail), and ``in_flight``
+    the request(s) unanswered at the time (None when nothing was sent, e.g. a failed start).
     The runner records this as an ``errored`` result; it never stops the run.
     """
 
-    def __init__(self, *, reason: str, detail: str = "") -> None:
+    def __init__(self, *, kind: FailureKind, reason: str, detail: str = "", in_flight: InFlight | None = None) -> None:
+        self.kind = kind
         self.reason = reason
         self.detail = detail
+        self.in_flight = in_flight
         super().__init__(f"{reason}: {detail}" if detail else reason)
+
+    def amended(self, *, detail: str | None = None, in_flight: InFlight | None = None) -> ImplementationFailed:
+        """The same failure with ``detail`` and/or ``in_flight`` replaced (the others kept)."""
+        return ImplementationFailed(kind=self.kind, reason=self.reason,
+                                    detail=self.detail if detail is None else detail,
+                                    in_flight=self.in_flight if in_flight is None else in_flight)
 
 
 class Adapter(Protocol):

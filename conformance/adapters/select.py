@@ -21,16 +21,22 @@ from typing import Any
 
 from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT, Adapter
 from reference_impl.errors import PasError
+from reference_impl.problems import Problem
 
 FORMS = "'reference', 'python:package.module:factory' or 'cmd:COMMAND ARGS'"
 
 
 class BadImplementation(PasError, ValueError):
-    """An ``--impl`` value that names no usable implementation (a usage error)."""
+    """An ``--impl`` value that names no usable implementation (a usage error).
 
-    def __init__(self, *, spec: str, reason: str) -> None:
+    ``problems`` is set when a ``python:`` implementation was found but cannot be driven: each
+    says where in the user's code, and what the member must look like.
+    """
+
+    def __init__(self, *, spec: str, reason: str, problems: tuple[Problem, ...] = ()) -> None:
         self.spec = spec
         self.reason = reason
+        self.problems = problems
         super().__init__(f"--impl {spec!r}: {reason}")
 
 
@@ -58,6 +64,19 @@ def _factory(spec: str, target: str) -> Callable[[], Any]:
     return value
 
 
+def _python(spec: str, target: str) -> Adapter:
+    """The in-process adapter of a ``python:`` implementation, made once and checked before anything runs."""
+    from conformance.adapters.inprocess import InProcessAdapter
+    from conformance.adapters.interface import UnusableImplementation
+
+    adapter = InProcessAdapter(_factory(spec, target), name=target)
+    try:
+        adapter.check()
+    except UnusableImplementation as error:
+        raise BadImplementation(spec=spec, reason=str(error), problems=error.problems) from None
+    return adapter
+
+
 def _stdio(spec: str, command: str, timeout: float, check_messages: bool, start_early: bool) -> Adapter:
     try:
         argv = shlex.split(command)
@@ -79,18 +98,21 @@ def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messa
                 start_early: bool = False) -> Adapter:
     """The adapter for an ``--impl`` value; raises BadImplementation when it names nothing usable.
 
+    A ``python:`` implementation is made at once and checked (its factory, members and
+    signatures): what is wrong is said here, once, not in every scenario.
+
     ``timeout`` (seconds per step) and ``check_messages`` (schema-check every wire message)
     apply to ``cmd:`` implementations only: in-process calls are not timed out. With
     ``start_early`` a ``cmd:`` implementation is started and greeted at once, so that it starts
     up while the caller loads the suite; the caller must then close the adapter on every path.
     """
-    from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
+    from conformance.adapters.inprocess import reference_adapter
 
     kind, colon, target = spec.partition(":")
     if spec == "reference":
         return reference_adapter()
     if colon and kind == "python":
-        return InProcessAdapter(_factory(spec, target.strip()), name=target.strip())
+        return _python(spec, target.strip())
     if colon and kind == "cmd":
         return _stdio(spec, target, timeout, check_messages, start_early)
     raise BadImplementation(spec=spec, reason=f"expected {FORMS}")

@@ -6,7 +6,8 @@ one JSON response per line on stdout. :class:`StdioAdapter` starts it (lazily, o
 the suite loads), checks every response once against its schema, and turns every
 misbehaviour (exit, hang, garbage, deep nesting, a huge integer, an overlong line, a wrong
 id, a schema-invalid or ``ok: false`` answer) into
-:class:`~conformance.adapters.implementation.ImplementationFailed`, after killing the process,
+:class:`~conformance.adapters.implementation.ImplementationFailed` of its
+:class:`~conformance.adapters.implementation.FailureKind`, naming the requests in flight, after killing the process,
 its process group and every descendant (:mod:`conformance.adapters.child`,
 :mod:`conformance.adapters.reaper`). The pipes are driven from the caller's thread with
 deadlines, so a silent, flooding or non-reading implementation can never block the runner.
@@ -24,7 +25,13 @@ from typing import Any, cast
 
 from conformance.adapters import protocol
 from conformance.adapters.child import EOF, TOO_LONG, Child
-from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT, ImplementationFailed
+from conformance.adapters.implementation import (
+    DEFAULT_STEP_TIMEOUT,
+    FailureKind,
+    ImplementationFailed,
+    InFlight,
+    Sent,
+)
 from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, HelloResponse, StartRequest
 from conformance.adapters.protocol.wire import (
     PROTOCOL_VERSION,
@@ -73,6 +80,7 @@ class StdioAdapter:
         self._checked = CheckedBodies()
         self._depth = 1  # requests the implementation takes ahead (its hello's pipeline_depth, at most MAX_AHEAD)
         self._dropped: deque[Any] = deque()  # requests written whose answers are to be read and thrown away
+        self._newest: Sent | None = None  # the last request written: the end of what is in flight
 
     @property
     def pid(self) -> int | None:
@@ -103,11 +111,13 @@ class StdioAdapter:
             if request is not None and self._process is not None:
                 reply = self._receive(self._process, request, time.monotonic() + self.timeout)
             else:
-                reply = self._call(HelloRequest(id=self._upcoming_id(), spec_version=spec_version()))
+                request = HelloRequest(id=self._upcoming_id(), spec_version=spec_version())
+                reply = self._call(request)
             response = HelloResponse.from_json(reply)
             if response.protocol_version != PROTOCOL_VERSION:
                 self._discard()
                 raise ImplementationFailed(
+                    kind=FailureKind.PROTOCOL_VERSION, in_flight=InFlight.one(request.cmd, request.id),
                     reason=f"protocol version mismatch: the implementation speaks {response.protocol_version}, "
                     f"this runner speaks {PROTOCOL_VERSION}"
                 )
@@ -130,7 +140,7 @@ class StdioAdapter:
         if is_host_command(event):
             self.hello()
         elif not self._started:
-            raise ImplementationFailed(reason="no scenario started", detail="call start() first, again after a failure")
+            raise _not_started()
         result: dict[str, Any] = self._call(protocol.request_for(self._upcoming_id(), event))["result"]
         return result
 
@@ -159,7 +169,7 @@ class StdioAdapter:
             makers.append(lambda request_id: StartRequest(id=request_id, plugins=plugins, host=host))
         for event in events:
             if not is_host_command(event) and start is None and not self._started:
-                raise ImplementationFailed(reason="no scenario started", detail="call start() first, again after a failure")
+                raise _not_started()
             makers.append(functools.partial(protocol.request_for, event=event))
         yield from self._pipelined(makers)
 
@@ -219,19 +229,20 @@ class StdioAdapter:
 
     def _spawn(self) -> Child:
         if self._process is None:
-            self._info, self._started, self._greeting, self._depth = None, False, None, 1
+            self._info, self._started, self._greeting, self._depth, self._newest = None, False, None, 1, None
             self._dropped.clear()
             try:
                 self._process = _Process(self.argv, self.max_line_bytes)
             except (OSError, ValueError) as error:
                 raise ImplementationFailed(
-                    reason="could not start the implementation", detail=f"{self.argv[0]}: {error}"
+                    kind=FailureKind.START_FAILED, reason="could not start the implementation",
+                    detail=f"{self.argv[0]}: {error}",
                 ) from None
         return self._process
 
     def _discard(self) -> None:
         process, self._process = self._process, None
-        self._info, self._started, self._greeting, self._depth = None, False, None, 1
+        self._info, self._started, self._greeting, self._depth, self._newest = None, False, None, 1, None
         self._dropped.clear()
         if process is not None:
             process.kill()
@@ -246,6 +257,7 @@ class StdioAdapter:
             lines.append(encode(doc))
         process = self._spawn()
         process.next_id = requests[-1].id + 1
+        self._newest = Sent(cmd=requests[-1].cmd, id=requests[-1].id)
         process.send(b"".join(lines))
         return process
 
@@ -255,33 +267,42 @@ class StdioAdapter:
         return self._receive(self._send(request), request, deadline)
 
     def _receive(self, process: Child, request: Any, deadline: float) -> dict[str, Any]:
-        """The validated successful response to ``request``; on any failure, kills the process and raises."""
+        """The validated successful response to ``request``; on any failure, kills the process and raises.
+
+        The failure names the requests in flight: from the one whose answer was awaited to the last written.
+        """
+        awaited = request
         try:
             while self._dropped:  # answers to a stream stopped early: in sync by id, otherwise unused
-                dropped = self._dropped[0]
-                _read_answer(dropped, self._read(process, dropped.cmd, deadline))
+                awaited = self._dropped[0]
+                _read_answer(awaited, self._read(process, awaited.cmd, deadline))
                 self._dropped.popleft()
+            awaited = request
             return _check_response(request, self._read(process, request.cmd, deadline), self._checked)
         except ImplementationFailed as failure:
+            first = Sent(cmd=awaited.cmd, id=awaited.id)
+            in_flight = InFlight(first=first, last=self._newest or first)
             tail = process.last_words(_STDERR_WAIT)
             self._discard()
-            if not tail:
-                raise
-            detail = f"{failure.detail}\nstderr (last {len(tail.encode())} bytes):\n{tail}".lstrip("\n")
-            raise ImplementationFailed(reason=failure.reason, detail=detail) from None
+            detail = failure.detail
+            if tail:
+                detail = f"{detail}\nstderr (last {len(tail.encode())} bytes):\n{tail}".lstrip("\n")
+            raise failure.amended(detail=detail, in_flight=in_flight) from None
 
     def _read(self, process: Child, cmd: str, deadline: float) -> bytes:
         try:
             raw = process.read_line(deadline)
         except TimeoutError:
-            raise ImplementationFailed(reason=f"no response to {cmd!r} within {self.timeout:g} s") from None
+            raise ImplementationFailed(kind=FailureKind.TIMEOUT,
+                                       reason=f"no response to {cmd!r} within {self.timeout:g} s") from None
         if raw is EOF:
             code = process.exit_status(_EXIT_GRACE)
             what = "closed its stdout" if code is None else f"exited with code {code}"
-            raise ImplementationFailed(reason=f"process {what} while handling {cmd!r}")
+            raise ImplementationFailed(kind=FailureKind.EXITED, reason=f"process {what} while handling {cmd!r}")
         if raw is TOO_LONG:
             raise ImplementationFailed(
-                reason=f"output line exceeds {self.max_line_bytes} bytes", detail=f"while handling {cmd!r}"
+                kind=FailureKind.LINE_TOO_LONG, reason=f"output line exceeds {self.max_line_bytes} bytes",
+                detail=f"while handling {cmd!r}",
             )
         return cast(bytes, raw)
 
@@ -294,17 +315,21 @@ def _read_answer(request: Any, raw: bytes) -> dict[str, Any]:
     except Unreadable as error:
         what = "is not JSON" if error.reason == "not JSON" else f"is unreadable: {error.reason}"
         raise ImplementationFailed(
-            reason=f"response to {cmd!r} {what}", detail=f"{error.detail}; the line: {raw[:200]!r}"
+            kind=FailureKind.UNREADABLE_LINE, reason=f"response to {cmd!r} {what}",
+            detail=f"{error.detail}; the line: {raw[:200]!r}",
         ) from None
     if not isinstance(doc, dict):
-        raise ImplementationFailed(reason=f"response to {cmd!r} is not a JSON object", detail=f"the line: {raw[:200]!r}")
+        raise ImplementationFailed(kind=FailureKind.SCHEMA, reason=f"response to {cmd!r} is not a JSON object",
+                                   detail=f"the line: {raw[:200]!r}")
     response_id = doc.get("id")
     unread = response_id is None and doc.get("ok") is False  # an error about a request it could not read
     if not unread and (type(response_id) is not int or response_id != request.id):
-        raise ImplementationFailed(reason=f"response id {response_id!r} does not match request id {request.id}",
+        raise ImplementationFailed(kind=FailureKind.WRONG_ID,
+                                   reason=f"response id {response_id!r} does not match request id {request.id}",
                                    detail=f"while handling {cmd!r}")
     if not isinstance(doc.get("ok"), bool):
-        raise ImplementationFailed(reason=f"response to {cmd!r} has no boolean 'ok'", detail=f"the line: {raw[:200]!r}")
+        raise ImplementationFailed(kind=FailureKind.SCHEMA, reason=f"response to {cmd!r} has no boolean 'ok'",
+                                   detail=f"the line: {raw[:200]!r}")
     return doc
 
 
@@ -320,15 +345,24 @@ def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[st
     try:
         problems = checked.check(schema, doc, raw) if response_id is not None else check_message(schema, doc)
     except RecursionError:  # parsed, but too deep for the schema check to walk
-        raise ImplementationFailed(reason=f"response to {cmd!r} is unreadable: nesting too deep",
+        raise ImplementationFailed(kind=FailureKind.UNREADABLE_LINE,
+                                   reason=f"response to {cmd!r} is unreadable: nesting too deep",
                                    detail=f"too deep to check against {schema}") from None
     if problems:
         found = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in problems)
-        raise ImplementationFailed(reason=f"response to {cmd!r} does not match {schema}", detail=found)
+        raise ImplementationFailed(kind=FailureKind.SCHEMA, reason=f"response to {cmd!r} does not match {schema}",
+                                   detail=found)
     if doc["ok"] is False:
         reported = doc["error"]
         code = f" [{reported['code']}]" if "code" in reported else ""
         raise ImplementationFailed(
-            reason=f"implementation answered {cmd!r} with an error{code}", detail=reported["message"]
+            kind=FailureKind.REFUSED, reason=f"implementation answered {cmd!r} with an error{code}",
+            detail=reported["message"],
         )
     return doc
+
+
+def _not_started() -> ImplementationFailed:
+    """The failure of an event sent before any scenario started (or after a failure discarded it)."""
+    return ImplementationFailed(kind=FailureKind.NOT_STARTED, reason="no scenario started",
+                                detail="call start() first, again after a failure")

@@ -236,7 +236,7 @@ class FuzzItem(pytest.Item):
         options = FuzzOptions(max_examples=config.getoption("pas_fuzz_examples"), seed=self.seed,
                               profiles=target.profiles_requested)
         result = fuzz(target.adapter, options)
-        if result.exit_code == 0:
+        if not result.found:
             return
         out = config.getoption("pas_fuzz_out")
         if out:

@@ -8,10 +8,12 @@ from typing import Any
 from conformance.docs_gen._md import code, header, link, table
 from conformance.docs_gen.i18n import t
 
-PRODUCT_ORDER = ("loader", "validate", "host", "suite", "protocol", "report", "simulate", "budget", "extract", "fuzz")
+PRODUCT_ORDER = ("loader", "validate", "host", "suite", "protocol", "adapters", "report", "simulate", "budget", "extract",
+                 "fuzz")
 PRODUCT_TITLES = {
     "loader": "Reading documents and paths", "validate": "pas validate", "host": "The host profile",
-    "suite": "Scenario and expected-failures files", "protocol": "The stdio protocol", "report": "pas report",
+    "suite": "Scenario and expected-failures files", "protocol": "The stdio protocol",
+    "adapters": "Python implementations (python:)", "report": "pas report",
     "simulate": "pas simulate", "budget": "pas budget", "extract": "pas extract nekro", "fuzz": "pas fuzz",
 }
 

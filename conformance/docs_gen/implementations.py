@@ -1,12 +1,16 @@
 """The "Implementations" page: real ``pas run -f json`` results of every known implementation.
 
 ``python -m conformance.docs_gen.implementations`` runs the suite against each implementation
-below (the reference in-process and over stdio, the JavaScript example, NekroAgent 2.4.0),
-one ``pas run -f json`` subprocess each, and writes what they answered to
-``docs/data/implementations.json``; then it renders ``docs/implementations.md`` and its Chinese
-twin from that file alone. An implementation that is not installed here (no ``node``, no
-NekroAgent venv) is recorded as not run, and the page says so. ``--render`` re-renders the
-pages from the committed data without running anything.
+below (the reference in-process and over stdio, the JavaScript example, and NekroAgent 2.3.0,
+2.3.1, 2.3.2, 2.3.3 and 2.4.0, each release in its own venv), one ``pas run -f json``
+subprocess each, and writes what they answered to ``docs/data/implementations.json``; then it
+renders ``docs/implementations.md`` and its Chinese twin from that file alone. An
+implementation that is not installed here (no ``node``, no venv for a NekroAgent release) keeps
+the entry of the last run where it was installed, and is recorded as not run when there is
+none; the page says so. ``--render`` re-renders the pages from the committed data without
+running anything. Releases of one product (``release_of``) are shown as a trend, with what
+changed between them: the scenarios whose verdict changed, from the runs, and the rule changes
+that explain them (``changes``, written from the releases' source).
 
 Rendering is a pure function of the data, so tests/docs/test_implementations_page.py can check
 that the committed pages match the data file and that the data's scenario ids are the current
@@ -28,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.docs_gen._md import code, table
+from conformance.docs_gen.implementation_trend import groups, render_trend
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "data" / "implementations.json"
@@ -47,12 +52,53 @@ class Implementation:
     missing: str  # what the page says when impl() is None
     extra_args: tuple[str, ...] = ()
     expected_failures: str = ""  # repository path of its expected-failures file
+    release_of: str = ""  # the product whose releases form a trend ("" for a lone implementation)
+    changes: tuple[str, str] = ("", "")  # what changed since the release before (English, Chinese)
 
 
-def _nekro_python() -> str | None:
-    venv = Path(os.environ.get("PAS_NEKRO_VENV", Path.home() / ".cache" / "pas" / "nekroagent-venv"))
+NEKRO_LATEST = "2.4.0"
+
+
+def _nekro_python(version: str = NEKRO_LATEST) -> str | None:
+    """The Python of the venv scripts/install-nekroagent.sh makes for ``version``, if it exists."""
+    cache = Path.home() / ".cache" / "pas"
+    venv = (Path(os.environ.get("PAS_NEKRO_VENV", cache / "nekroagent-venv")) if version == NEKRO_LATEST
+            else cache / f"nekroagent-{version}-venv")
     python = venv / "bin" / "python"
     return str(python) if python.is_file() else None
+
+
+def _nekro(version: str, changes: tuple[str, str]) -> Implementation:
+    latest = version == NEKRO_LATEST
+    venv = "$PAS_NEKRO_VENV" if latest else f"$HOME/.cache/pas/nekroagent-{version}-venv"
+    return Implementation(
+        key="nekroagent" if latest else "nekroagent-" + version.replace(".", "-"),
+        title=f"NekroAgent {version} (examples/nekroagent)",
+        shown_command=f"cmd:{venv}/bin/python examples/nekroagent/adapter.py",
+        impl=lambda: (f"cmd:{_nekro_python(version)} {ROOT / 'examples/nekroagent/adapter.py'}"
+                      if _nekro_python(version) else None),
+        missing=f"NekroAgent {version}'s venv is not installed (scripts/install-nekroagent.sh {version} installs it)",
+        extra_args=("--timeout", "60"),
+        expected_failures="examples/nekroagent/expected-failures" + ("" if latest else f"-{version}") + ".yaml",
+        release_of="NekroAgent", changes=changes)
+
+
+# What changed in NekroAgent's scheduling from one release to the next, read in the releases' source.
+NEKRO_CHANGES = {
+    "2.3.0": ("The first release with activation scheduling.", "第一个带有激活调度的版本。"),
+    "2.3.1": ("The `auto` strategy needs a brief as well as `allow_sleep=True` (`prompt_activation.py:is_sleep_effective`); "
+              "a plugin that exists but cannot sleep gets its own \"always visible\" reply "
+              "(`plugin_activation.py:_get_existing_plugin`); the injection is called after the units are sorted, "
+              "so it no longer moves injecting plugins last (`templates/plugin.py:_enrich_units_with_inject`).",
+              "`auto` 策略除 `allow_sleep=True` 外还要求有摘要（`prompt_activation.py:is_sleep_effective`）；"
+              "存在但不能休眠的插件得到自己的“始终可见”回复（`plugin_activation.py:_get_existing_plugin`）；"
+              "注入在渲染单元排序之后才调用，不再把注入提示词的插件排到最后"
+              "（`templates/plugin.py:_enrich_units_with_inject`）。"),
+    "2.3.2": ("Nothing the suite reaches.", "没有改动测试套件触及的任何部分。"),
+    "2.3.3": ("Nothing the suite reaches (the agent loop's LLM retries).", "没有改动测试套件触及的任何部分（只改了智能体循环的 LLM 重试）。"),
+    "2.4.0": ("Every block carries a `call_priority` attribute (`templates/j2/plugin.j2`).",
+              "每个插件块都带有 `call_priority` 属性（`templates/j2/plugin.j2`）。"),
+}
 
 
 def _node() -> str | None:
@@ -69,13 +115,7 @@ IMPLEMENTATIONS: tuple[Implementation, ...] = (
                    shown_command="cmd:node examples/js-scheduler/server.js",
                    impl=lambda: (f"cmd:{_node()} {ROOT / 'examples/js-scheduler/server.js'}" if _node() else None),
                    missing="node is not installed (scripts/ensure-node.sh installs it)"),
-    Implementation(key="nekroagent", title="NekroAgent 2.4.0 (examples/nekroagent)",
-                   shown_command="cmd:$PAS_NEKRO_VENV/bin/python examples/nekroagent/adapter.py",
-                   impl=lambda: (f"cmd:{_nekro_python()} {ROOT / 'examples/nekroagent/adapter.py'}"
-                                 if _nekro_python() else None),
-                   missing="NekroAgent's venv is not installed (scripts/install-nekroagent.sh installs it)",
-                   extra_args=("--timeout", "60"),
-                   expected_failures="examples/nekroagent/expected-failures.yaml"),
+    *(_nekro(version, changes) for version, changes in NEKRO_CHANGES.items()),
 )
 
 
@@ -88,7 +128,8 @@ def run_one(implementation: Implementation, runner: Callable[[list[str]], str] |
     """Run the suite against ``implementation`` with ``pas run -f json``; its entry of the data file."""
     entry: dict[str, Any] = {"key": implementation.key, "title": implementation.title,
                              "command": implementation.shown_command,
-                             "expected_failures_file": implementation.expected_failures}
+                             "expected_failures_file": implementation.expected_failures,
+                             "release_of": implementation.release_of, "changes": list(implementation.changes)}
     impl = implementation.impl()
     if impl is None:
         return {**entry, "installed": False, "missing": implementation.missing}
@@ -116,6 +157,20 @@ def collect(suite: Sequence[tuple[str, str]], implementations: Sequence[Implemen
             "implementations": [run_one(impl, runner) for impl in implementations]}
 
 
+def keep_previous(data: dict[str, Any], previous: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with each implementation not installed here replaced by its entry of ``previous``, if that one ran.
+
+    A NekroAgent release whose venv is missing on this machine keeps the results of the last
+    run where it was installed; if the suite changed since, the data is stale and a test says so.
+    """
+    before = {e["key"]: e for e in previous.get("implementations", []) if e.get("installed")}
+    kept = [before.get(e["key"], e) if not e["installed"] else e for e in data["implementations"]]
+    for entry, old in zip(data["implementations"], kept):
+        if entry is not old:
+            print(f"{entry['key']}: not installed here; kept from the last run where it was", file=sys.stderr)
+    return {**data, "implementations": kept}
+
+
 def current_suite() -> list[tuple[str, str]]:
     """(id, category folder) of every bundled scenario."""
     from conformance.suite.scenario import load_suite
@@ -136,6 +191,7 @@ def counts(entry: Mapping[str, Any], profile: str) -> dict[str, int]:
 
 
 _EN = {
+    "lang": "en",
     "title": "Implementations",
     "intro": ("What the conformance suite says about every implementation we know of, from real runs of "
               "`pas run -f json`, one per implementation, against the suite of {n} scenarios. Generated by "
@@ -145,7 +201,8 @@ _EN = {
     "counting": ("A scenario is counted under its most specific profile (host, else text, else activation). "
                  "*Expected failures* are listed, with a reason, in the implementer's expected-failures file; "
                  "*Failed* counts failed and errored scenarios and listed failures that now pass; "
-                 "*Not claimed* are scenarios of a profile the implementation does not claim (skipped)."),
+                 "*Not claimed* are scenarios of a profile the implementation does not claim (skipped). "
+                 "An implementation with several releases shows its newest here and every release below."),
     "not_installed": "Not run here: {why}. The numbers will appear when the page is regenerated where it is installed.",
     "command": "Command", "claims": "Claims", "none": "nothing",
     "xf": ("Expected failures, by cause, as its expected-failures file `{file}` gives them; each documented "
@@ -155,6 +212,7 @@ _EN = {
     "outcomes": {"failed": "failed", "errored": "errored", "stale": "passed, but listed as an expected failure"},
 }
 _ZH = {
+    "lang": "zh",
     "title": "实现",
     "intro": ("一致性测试套件对我们所知的每个实现的结论，来自真实运行的 `pas run -f json`（每个实现一次），"
               "套件共 {n} 个场景。由 `python -m conformance.docs_gen.implementations` 生成到 "
@@ -162,7 +220,7 @@ _ZH = {
     "cols": ["实现", "版本", "配置档", "通过", "预期失败", "失败", "未声明"],
     "counting": ("每个场景计入它最具体的配置档（host，其次 text，其次 activation）。*预期失败* 是实现者在其预期失败文件中"
                  "列出并给出原因的场景；*失败* 包括失败、出错的场景，以及已列出但现在通过的场景；"
-                 "*未声明* 是实现未声明的配置档中的场景（跳过）。"),
+                 "*未声明* 是实现未声明的配置档中的场景（跳过）。有多个版本的实现在这里只列出最新版本，每个版本都在下文列出。"),
     "not_installed": "此处未运行：{why}。在安装了它的环境中重新生成本页后，数字才会出现。",
     "command": "命令", "claims": "声明", "none": "无",
     "xf": "预期失败，按原因分组，取自其预期失败文件 `{file}`；每个有记录的差异在[已知差异](divergences.md)中说明。",
@@ -213,7 +271,10 @@ def render(data: Mapping[str, Any], words: Mapping[str, Any] = _EN) -> str:
              "<!-- Generated by `python -m conformance.docs_gen.implementations` from docs/data/implementations.json. "
              "Do not edit: regenerate. -->", "", words["intro"].format(n=len(data["suite"])), ""]
     rows = []
+    releases = groups(data["implementations"])
     for entry in data["implementations"]:
+        if entry.get("release_of") and entry is not releases[entry["release_of"]][-1]:
+            continue  # an older release: in the trend section
         link = f"[{entry['title']}](#{entry['key']})"
         if not entry["installed"]:
             rows.append([link, "", "", "", "", "", ""])
@@ -228,6 +289,8 @@ def render(data: Mapping[str, Any], words: Mapping[str, Any] = _EN) -> str:
                              str(tally["failed"]), str(tally["skipped"])])
     lines += table(words["cols"], rows)
     lines += (["", words["counting"], ""] if lines[-1] else [words["counting"], ""])
+    for product, entries in releases.items():
+        lines += render_trend(product, entries, counts, words["lang"])
     for entry in data["implementations"]:
         lines += _section(entry, words, categories)
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -254,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--render", action="store_true", help="only re-render the pages from the committed data")
     args = parser.parse_args(argv)
     if not args.render:
-        data = collect(current_suite())
+        data = keep_previous(collect(current_suite()), json.loads(DATA.read_text(encoding="utf-8")) if DATA.is_file() else {})
         DATA.parent.mkdir(parents=True, exist_ok=True)
         DATA.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         for entry in data["implementations"]:

@@ -9,9 +9,9 @@ from typing import Any
 
 from conformance.docs_gen._md import code, header, link, one_line, requirement_links, table, value
 from conformance.docs_gen.i18n import t
-from conformance.suite.scenario import DEFAULT_CONVERSATION, Scenario, Step
+from conformance.documents.step_table import row_of
+from conformance.suite.scenario import Scenario, Step
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
-from reference_impl.events import OMITTED, Activate, Extend
 from reference_impl.model import Manifest, Profile
 from reference_impl.semantics import load_semantics
 
@@ -66,53 +66,17 @@ def view_text(expected: Any) -> str:
     return " · ".join(parts) or t("shown")
 
 
-def _call_text(step: Step, name: str) -> str:
-    event = step.event
-    assert isinstance(event, (Activate, Extend))  # the step's action is activate or extend
-    args = [code(event.module_name)]
-    if event.rounds is not OMITTED:
-        args.append(f"rounds={value(event.rounds)}")
-    where = t(" in {conversation}").format(conversation=code(event.conversation)) \
-        if event.conversation != DEFAULT_CONVERSATION else ""
-    return f"{name}({', '.join(args)}){where}"
+class _Words:
+    """The page's words for the step table's prose: translated text, inline code, JSON values."""
 
-
-def _host_step_text(step: Step) -> str:
-    event: Any = step.event  # a host command; step.action says which
-    if step.action == "host_dispatch":
-        where = t(" in {conversation}").format(conversation=code(event.conversation)) if event.conversation else ""
-        return t("host: dispatch {hook}").format(hook=code(event.hook)) + where
-    if step.action == "host_open_conversation":
-        return t("host: open conversation {conversation}").format(conversation=code(event.conversation))
-    if step.action == "host_reload":
-        return t("host: reload {plugin}").format(plugin=code(event.module_name))
-    if step.action == "host_read_config":
-        return t("host: read the config of {plugin}").format(plugin=code(event.module_name))
-    return t("host: ") + step.action.removeprefix("host_")
+    t = staticmethod(t)
+    code = staticmethod(code)
+    value = staticmethod(value)
 
 
 def step_text(step: Step) -> str:
-    """What happens in a step, in words."""
-    event: Any = step.event  # step.action says which event it is
-    if step.is_host:
-        return _host_step_text(step)
-    if step.action == "run":
-        where = t(" in {conversation}").format(conversation=code(event.conversation)) \
-            if event.conversation != DEFAULT_CONVERSATION else ""
-        adapter = t(" (adapter {adapter})").format(adapter=code(event.adapter)) if getattr(event, "adapter", None) else ""
-        return t("run") + where + adapter
-    if step.action in ("activate", "extend"):
-        return _call_text(step, "activate_plugin" if step.action == "activate" else "extend_plugin_activation")
-    if step.action == "set_strategy":
-        return t("admin: strategy of {plugin} → {strategy}").format(plugin=code(event.module_name),
-                                                                     strategy=value(event.strategy))
-    if step.action == "enable":
-        return t("admin: enable {plugin}").format(plugin=code(event.module_name))
-    if step.action == "disable":
-        return t("admin: disable {plugin}").format(plugin=code(event.module_name))
-    if step.action == "set_scheduler":
-        return t("admin: scheduler on") if event.enabled else t("admin: scheduler off")
-    return t("host restart")
+    """What happens in a step, in words: its row's prose in the step table."""
+    return row_of(step.event).prose(step.event, _Words())
 
 
 def _event_text(event: Mapping[str, Any]) -> str:

@@ -1,11 +1,11 @@
 """Every problem code PAS emits, registered once: what it means and what to change.
 
 A code is stable and kebab-case. ``product`` says which part of PAS reports it:
-``loader`` (reading any YAML or JSON document, and paths), ``report`` (reading results files), ``validate`` (``pas validate``'s
+``loader`` (reading any YAML or JSON document, paths, and sets of documents: :mod:`conformance.documents.sets`), ``report`` (reading results files), ``validate`` (``pas validate``'s
 schema and semantic rules; those have a docs page each and a severity, see
 :mod:`conformance.validate.lint.registry`), ``host`` (the reference host, reference_impl: these
 codes are part of the host profile's observations), ``suite`` (scenario and expected-failures
-files), ``protocol`` (stdio messages), ``simulate``, ``budget``, ``extract``, ``fuzz``.
+files), ``protocol`` (stdio messages), ``adapters`` (checking a ``python:`` implementation), ``simulate``, ``budget``, ``extract``, ``fuzz``.
 
 The tests fail when code emits a code that is not here (tests/conformance/documents/test_problem_codes.py)
 and when an entry here is emitted nowhere; docs/generated/problem-codes.md lists them.
@@ -35,7 +35,7 @@ def _table(product: str, *rows: tuple[str, str, str]) -> tuple[Code, ...]:
 _ALL: Final = (
     *_table(
         "loader",
-        ("path-not-found", "a path or glob on the command line matches no file (exit 2)", "check the spelling, or quote the glob so the shell does not expand it"),
+        ("path-not-found", "a path, glob or folder given matches no file: missing, or a folder with no YAML or JSON file (exit 2)", "check the spelling, or quote the glob so the shell does not expand it"),
         ("not-a-directory", "a folder was expected but the path is a file", "give the folder that holds the files"),
         ("special-file", "the path is a FIFO, socket or device, which is never opened (exit 2)", "give a regular file"),
         ("symlink-cycle", "a folder's symbolic links lead back into itself", "remove the link, or name the folder it points to"),
@@ -56,10 +56,13 @@ _ALL: Final = (
         ("duplicate-key", "a mapping has the same key twice (YAML and JSON)", "keep one of the two keys"),
         ("not-a-mapping", "a document's root is not a mapping", "make the document a mapping of keys to values"),
         ("schema", "the document does not match the plugin-manifest or host-config JSON Schema", "change the value at the JSON pointer as the message says"),
+        ("unrecognized-document", "a file named on the command line is neither a manifest nor a host config; skipped", "add the file's kind, or leave it out of the paths"),
+        ("wrong-kind", "the file is another kind of document than the option expects (a manifest given as the host config)", "give it where the message says"),
+        ("malformed", "the document has the right shape but a value the model cannot take", "change the value at the pointer"),
+        ("no-manifests", "a plugin folder holds no plugin manifest, and the command needs plugins (exit 2)", "add manifests, or give the right folder"),
     ),
     *_table(
         "validate",
-        ("unrecognized-document", "a file named on the command line is neither a manifest nor a host config; skipped", "add the file's kind, or leave it out of the paths"),
         ("allow-sleep-without-brief", "allow_sleep is true but sleep_brief is blank, so the plugin never sleeps", "write a one-line sleep_brief"),
         ("brief-too-short", "sleep_brief is shorter than brief_min_length display columns", "say in one line what the plugin can do"),
         ("brief-too-long", "sleep_brief is longer than brief_max_length display columns", "shorten the brief to one line"),
@@ -113,6 +116,11 @@ _ALL: Final = (
         ("protocol-schema", "a stdio message does not match its protocol schema", "send the message the schema under spec/schemas/protocol/ describes"),
     ),
     *_table(
+        "adapters",
+        ("implementation-factory", "a python: implementation's factory raised, or returned None, when first called (exit 2)", "fix the factory at the line given: it must return the implementation object"),
+        ("implementation-interface", "a python: implementation lacks info, start or apply, or one of them has the wrong form or signature (exit 2)", "define the member as the message shows, at the line given"),
+    ),
+    *_table(
         "report",
         ("invalid-json", "a results file line is not JSON", "give the JSON lines written by pas run -f json"),
         ("not-a-result", "a results file line is not a scenario result", "give the JSON lines written by pas run -f json"),
@@ -121,10 +129,6 @@ _ALL: Final = (
     ),
     *_table(
         "simulate",
-        ("wrong-kind", "the file is another kind of document than the option expects", "pass it with the option the message names"),
-        ("missing-directory", "the plugin folder does not exist", "give an existing folder"),
-        ("malformed", "the document has the right shape but a value the model cannot take", "change the value at the pointer"),
-        ("no-manifests", "the plugin folder holds no manifest files", "add manifests, or give the right folder"),
         ("unknown-plugin", "a script or host config names a plugin that is not in the set", "fix the name or add the plugin"),
         ("empty-script", "the script has no commands", "write at least 'run'"),
         ("unknown-command", "a script command is not one pas simulate knows", "use a command from the list the message gives"),

@@ -5,7 +5,7 @@ full validator share this store and read patterns the same way (ECMA-262, :mod:`
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +160,8 @@ def _leaf_errors(error: Any) -> Iterator[Any]:
         yield from _leaf_errors(child)
 
 
-def _unknown_keys(error: Any) -> list[str]:
+def unknown_keys(error: Any) -> list[str]:
+    """The keys an ``additionalProperties`` error is about: those neither declared nor matching a pattern, sorted."""
     from conformance.documents.ecma import search
 
     known = error.schema.get("properties", {})
@@ -187,7 +188,7 @@ def _hint(error: Any) -> str:
 
 def _message(error: Any) -> str:
     if error.validator == "additionalProperties":
-        extra = _unknown_keys(error)
+        extra = unknown_keys(error)
         return f"unknown field(s) {', '.join(map(repr, extra))}; check the spelling or prefix extensions with 'x-'"
     if error.validator == "required":
         return error.message.replace("is a required property", "is required; add it")
@@ -237,11 +238,14 @@ def _alternatives_message(error: Any) -> str:
     return f"{field} matches none of its allowed forms ({forms}){hint}"
 
 
-def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", value: Any = None) -> list[Problem]:
+def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", value: Any = None,
+                  hint: Callable[[Any], str] | None = None) -> list[Problem]:
     """Validate ``doc`` (or ``value`` found at ``pointer_prefix`` inside it) against a schema.
 
     Every problem carries the JSON pointer and the file location of the offending value.
     Documents that are certainly valid skip jsonschema (see conformance.documents.fastschema).
+    ``hint`` reads each jsonschema error (its validator, path, instance and schema) and returns
+    text to add to the message (``; did you mean ...``), or an empty string.
     """
 
     instance = doc.value if value is None else value
@@ -253,9 +257,10 @@ def check_against(name: str, doc: YamlDocument, *, pointer_prefix: str = "", val
             pointer = pointer_prefix + pointer_of(list(error.absolute_path))
             on_key = error.validator == "additionalProperties"
             if on_key:
-                extra = _unknown_keys(error)
+                extra = unknown_keys(error)
                 pointer = pointer_join(pointer, extra[0]) if extra else pointer
             source = doc.where(pointer, key=on_key)
-            found.append((source, Problem(code="schema", message=_message(error), pointer=pointer, source=source)))
+            message = _message(error) + (hint(error) if hint is not None else "")
+            found.append((source, Problem(code="schema", message=message, pointer=pointer, source=source)))
     found.sort(key=lambda item: (item[0].line or 0, item[0].column or 0, item[1].pointer))
     return [problem for _, problem in found]

@@ -1,23 +1,18 @@
 """Did-you-mean: the closest known name for a misspelt key, value or command.
 
 Used for schema problems (an unknown field in a manifest, a value outside an enum such as a
-host config strategy) and for unknown ``pas`` commands. Pure standard library (difflib).
+host config strategy), built from the jsonschema error's own fields, and for unknown ``pas``
+commands. Pure standard library (difflib).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import functools
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from reference_impl.problems import Problem
-
-_UNKNOWN_FIELDS = re.compile(r"^unknown field\(s\) '([^']*)'")
-_ENUM = re.compile(r"^'([^']*)' is not allowed here; use one of (.*)$")
-_QUOTED = re.compile(r"'([^']*)'")
 
 
 def closest(word: str, choices: Iterable[str], *, cutoff: float = 0.6) -> str | None:
@@ -52,21 +47,28 @@ def schema_property_names(schema_name: str) -> frozenset[str]:
     return frozenset(_property_names(schema(schema_name)))
 
 
-def with_hint(problem: Problem, schema_name: str) -> Problem:
-    """``problem`` with a did-you-mean added when it names an unknown field or a value outside an enum."""
-    if problem.code != "schema" or "did you mean" in problem.message:
-        return problem
-    if match := _UNKNOWN_FIELDS.match(problem.message):
-        hint = did_you_mean(match.group(1), schema_property_names(schema_name))
-    elif match := _ENUM.match(problem.message):
-        hint = did_you_mean(match.group(1), _QUOTED.findall(match.group(2)))
-    else:
-        return problem
-    return dataclasses.replace(problem, message=problem.message + hint) if hint else problem
+def hint(schema_name: str, error: Any) -> str:
+    """A did-you-mean for one jsonschema error of ``schema_name``, read from the error's own fields, or "".
+
+    An unknown key (``additionalProperties``) is compared with the keys its object declares,
+    then with every key the schema declares; a string outside an ``enum`` with the allowed
+    strings. Other errors get no hint.
+    """
+    from conformance.documents.schemas import unknown_keys
+
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        extra = unknown_keys(error)
+        if not extra:
+            return ""
+        declared = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
+        return did_you_mean(extra[0], declared) or did_you_mean(extra[0], schema_property_names(schema_name))
+    if error.validator == "enum" and isinstance(error.instance, str):
+        return did_you_mean(error.instance, [value for value in error.validator_value if isinstance(value, str)])
+    return ""
 
 
 def check_with_hints(schema_name: str, doc: Any) -> list[Problem]:
     """:func:`conformance.documents.schemas.check_against`, with did-you-mean hints added."""
     from conformance.documents.schemas import check_against
 
-    return [with_hint(problem, schema_name) for problem in check_against(schema_name, doc)]
+    return check_against(schema_name, doc, hint=functools.partial(hint, schema_name))

@@ -1,8 +1,9 @@
 """The one way PAS finds document files: in a folder, recursively, sorted, each file once.
 
-Every tool that reads a folder of documents (``pas validate``, ``pas simulate``, ``pas host
-plan``, ``pas config explain``, ``pas budget``, the scenario loader) uses :func:`walk_folder`,
-so one folder gives one answer everywhere:
+Every tool that reads a folder of documents uses :func:`walk_folder`: the scenario loader
+directly, and ``pas validate``, ``pas simulate``, ``pas budget``, ``pas host plan`` and ``pas
+config explain`` through :func:`collect_targets` and the one set loader
+(:mod:`conformance.documents.sets`), so one folder gives one answer everywhere:
 
 - recursive, sorted by name at each level (files and folders together, depth first);
 - hidden entries (``.git``, ``.x.yaml``) and vendored folders (``node_modules`` ...) skipped;
@@ -14,6 +15,9 @@ so one folder gives one answer everywhere:
 - a folder that cannot be listed is an error (``unreadable``).
 
 :func:`expand_pattern` is the glob counterpart: ``**`` never follows directory symlinks.
+:func:`collect_targets` turns what a user typed (files, folders, globs) into the files to read,
+with one answer for every command: a missing path, a glob matching nothing and a folder
+holding no document file are ``path-not-found``.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from __future__ import annotations
 import glob
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.documents.kinds import Kind
 from conformance.documents.loader import DOCUMENT_SUFFIXES, refuse_special
 from reference_impl.problems import Problem, Severity, SourceLocation
 
@@ -153,3 +159,80 @@ def expand_pattern(pattern: str) -> list[Path]:
             continue
         found.setdefault(os.path.realpath(match), Path(base, *relative) if base != "." else match)
     return list(found.values())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Target:
+    """One file to read.
+
+    ``explicit`` when the user named it (on the command line or by a glob): a document in it
+    that is not a PAS document is reported, where one found in a folder is skipped silently.
+    ``expect`` is the kind a file given for one role must be (``--host``: a host config).
+    """
+
+    path: str
+    explicit: bool = True
+    expect: Kind | None = None
+
+
+def collect_targets(paths: Iterable[str | Path | Target]) -> tuple[list[Target], list[Problem]]:
+    """Expand files, folders (walked by :func:`walk_folder`) and globs into targets, each real file once.
+
+    A :class:`Target` is taken as a file, as given (not walked, not a glob). A file named by the
+    user replaces the same file found in a folder. A missing path, a glob matching nothing and a folder holding no document file are
+    ``path-not-found``; folders that cannot be listed are ``unreadable`` and FIFOs, sockets and
+    devices ``special-file`` (never opened); a directory link back into a folder already walked
+    is a ``symlink-cycle`` warning. Never raises for bad input.
+    """
+    targets: dict[str, Target] = {}
+    problems: list[Problem] = []
+    for path in paths:
+        raw = path.path if isinstance(path, Target) else str(path)
+        if isinstance(path, Target):
+            found = [path] if _explicit(raw, problems) else []
+        elif os.path.isdir(raw):
+            found = _walk(raw, problems)
+        elif os.path.lexists(raw) or not glob.has_magic(raw):
+            found = _explicit(raw, problems)
+        else:
+            found = _expand_glob(raw, problems)
+        for target in found:
+            key = os.path.realpath(target.path)
+            if key not in targets or target.explicit:  # named on the command line wins over found in a folder
+                targets[key] = target
+    return list(targets.values()), problems
+
+
+def _explicit(raw: str, problems: list[Problem]) -> list[Target]:
+    if not os.path.exists(raw):
+        problems.append(_problem("path-not-found", "no such file or directory", raw))
+        return []
+    special = refuse_special(raw)
+    if special is not None:
+        problems.append(special)
+        return []
+    return [Target(path=raw)]
+
+
+def _expand_glob(pattern: str, problems: list[Problem]) -> list[Target]:
+    found: list[Target] = []
+    for match in expand_pattern(pattern):
+        if match.is_dir():
+            found.extend(_walk(str(match), problems))
+        elif match.is_file():
+            found.append(Target(path=str(match)))
+        else:
+            found.extend(_explicit(str(match), problems))
+    if not found and not problems:
+        problems.append(_problem("path-not-found", "the pattern matches no YAML or JSON file", pattern))
+    return found
+
+
+def _walk(root: str, problems: list[Problem]) -> list[Target]:
+    """The documents under ``root``; a folder holding none is ``path-not-found``."""
+    walk = walk_folder(root)
+    problems.extend(walk.problems)
+    if not walk.files and not any(p.severity is Severity.ERROR for p in walk.problems):
+        problems.append(_problem("path-not-found", f"the folder holds no YAML or JSON file "
+                                 f"({', '.join(DOCUMENT_SUFFIXES)}); check the path", root))
+    return [Target(path=str(path), explicit=False) for path in walk.files]

@@ -12,27 +12,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from reference_impl.events import (
-    Activate,
-    Disable,
-    Enable,
-    Event,
-    Extend,
-    SetScheduler,
-    SetStrategy,
-    StartRun,
-    scenario_key,
-)
+from conformance.documents.step_form import StepContext, Unwritable
+from conformance.documents.step_table import DEFAULT_CONVERSATION, key_of, row_of, write_steps
+from reference_impl.events import Activate, Disable, Enable, Event, Extend, SetStrategy, StartRun
 from reference_impl.model import HostConfig, Manifest
 
-MAIN: Final = "main"
+MAIN: Final = DEFAULT_CONVERSATION
 #: The conversations a case may use, each with the chat adapter it starts on (a run may move it to another).
 CONVERSATIONS: Final[Mapping[str, str | None]] = {MAIN: None, "side": None, "qq": "onebot_v11", "dc": "discord"}
+_DECLARED: Final = {c: a for c, a in CONVERSATIONS.items() if a is not None}
 
 
 def action_of(event: Event) -> str:
     """The scenario action key for ``event`` (``run``, ``activate``, ``set_strategy`` ...)."""
-    return scenario_key(type(event))
+    return key_of(event)
 
 
 def in_conversation(event: Event, conversation: str) -> Event:
@@ -42,31 +35,15 @@ def in_conversation(event: Event, conversation: str) -> Event:
     return event
 
 
-def _name(module_name: str) -> str:
-    # A call may name anything; padding and odd characters must stay visible in a label.
-    return module_name if module_name.isidentifier() else json.dumps(module_name)
-
-
 def describe(event: Event | None) -> str:
-    """A short human label for an event, e.g. ``activate alpha rounds=1 in side`` (``start`` for none)."""
+    """A short human label for an event, e.g. ``activate alpha rounds=1 in side`` (``start`` for none).
+
+    The step table's label (:meth:`~conformance.documents.step_form.StepRow.label`), with each
+    conversation's own adapter as the one a step need not name.
+    """
     if event is None:
         return "start"
-    doc = event.to_json()
-    where = f" in {doc['conversation']}" if doc.get("conversation", MAIN) != MAIN else ""
-    if "conversation" in doc and doc.get("adapter") != CONVERSATIONS.get(doc["conversation"]):
-        where += f" on {doc.get('adapter')}"
-    if isinstance(event, StartRun):
-        return f"run{where if where.startswith(' in') else ' in main' + where}"
-    if isinstance(event, (Activate, Extend)):
-        rounds = f" rounds={json.dumps(doc['rounds'])}" if "rounds" in doc else ""
-        return f"{action_of(event)} {_name(event.module_name)}{rounds}{where}"
-    if isinstance(event, SetStrategy):
-        return f"set_strategy {event.module_name}={json.dumps(event.strategy)}"
-    if isinstance(event, SetScheduler):
-        return f"set_scheduler {'on' if event.enabled else 'off'}"
-    if isinstance(event, (Enable, Disable)):
-        return f"{action_of(event)} {event.module_name}"
-    return action_of(event)
+    return row_of(event).label(event, _DECLARED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,26 +71,18 @@ class Case:
         used = {getattr(e, "conversation", MAIN) for e in self.events}
         return {c: a for c, a in CONVERSATIONS.items() if c in used and a is not None}
 
-    def written_adapters(self) -> tuple[str | None, ...] | None:
-        """Per event, the adapter its scenario step must name (None: the conversation's own adapter).
+    def written_steps(self) -> tuple[tuple[str, Any], ...] | None:
+        """Each event as a scenario step ``(key, value)``, or None when a scenario file cannot say the case.
 
-        A run that names an adapter moves its conversation there for the steps after it
-        (ACT-STATE-7); a call that names one is made on it alone. None (instead of a tuple)
-        when the case cannot be written: a conversation would go back to having no adapter,
-        which a scenario file cannot say.
+        Written through the step table in order, from the declared adapters of
+        :attr:`conversations`: a run that names an adapter moves its conversation there for the
+        steps after it (ACT-STATE-7). None when a conversation would go back to having no
+        adapter, which a scenario file cannot say.
         """
-        current: dict[str, str | None] = dict(self.conversations)
-        written: list[str | None] = []
-        for event in self.events:
-            if not isinstance(event, (StartRun, Activate, Extend)) or event.adapter == current.get(event.conversation):
-                written.append(None)
-                continue
-            if event.adapter is None:
-                return None
-            if isinstance(event, StartRun):
-                current[event.conversation] = event.adapter
-            written.append(event.adapter)
-        return tuple(written)
+        try:
+            return write_steps(self.events, StepContext(adapters=self.conversations))
+        except Unwritable:
+            return None
 
     def truncated(self, last: int) -> Case:
         """The case up to and including event ``last``."""

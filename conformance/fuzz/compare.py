@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, ImplementationFailed, stream
+from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, InFlight, stream
 from conformance.fuzz.case import Case, action_of
 from conformance.suite.expectations import RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Step, TextExpectation
 from reference_impl.catalogue import Catalogue
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, CallObservation, Event, Extend, RunObservation, StartRun
-from reference_impl.render import TextCache, render_reply, render_run
+from reference_impl.render import render_reply, render_run
 
 _ABSENT = object()
 _VIEW_KEYS = ("module_name", *RUN_KEYS)
@@ -40,7 +40,8 @@ class Disagreement:
     """The first step at which the implementation and the reference part ways.
 
     ``index`` is None when ``start`` already failed. For ``failed``: the reference's
-    observation, the implementation's and the differences; for ``errored``: why.
+    observation, the implementation's and the differences; for ``errored``: the failure's
+    kind, the requests in flight, and why in words (``reason``, ``detail``).
     """
 
     verdict: Verdict
@@ -49,12 +50,27 @@ class Disagreement:
     expected: Mapping[str, Any] | None = None
     actual: Any = None
     mismatches: tuple[Mismatch, ...] = ()
+    kind: FailureKind | None = None
+    in_flight: InFlight | None = None
     reason: str = ""
     detail: str = ""
 
+    @property
+    def command(self) -> str | None:
+        """The command the implementation failed on: the first unanswered request, else the step's event."""
+        if self.in_flight is not None:
+            return self.in_flight.first.cmd
+        return self.event.cmd if self.event is not None else None
+
     def same_kind(self, other: Disagreement | None) -> bool:
-        """Whether ``other`` is the same kind of finding (same verdict; same reason when errored)."""
-        return other is not None and other.verdict is self.verdict and other.reason == self.reason
+        """Whether ``other`` is the same kind of finding: the same verdict; when errored, the same kind and command.
+
+        The sentences (``reason``, ``detail``) are not compared: they are written for people,
+        and carry what may differ between two cases of one fault (an exit status, a message).
+        """
+        if other is None or other.verdict is not self.verdict:
+            return False
+        return self.verdict is Verdict.FAILED or (other.kind, other.command) == (self.kind, self.command)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,7 +154,8 @@ def differences(index: int, event: Event, expected: Mapping[str, Any], actual: A
     try:
         return check_step(step, actual, text=text)
     except Exception as error:  # noqa: BLE001 - e.g. "plugins" that is not a list
-        raise ImplementationFailed(reason="malformed observation", detail=f"{type(error).__name__}: {error}") from None
+        raise ImplementationFailed(kind=FailureKind.MALFORMED, reason="malformed observation",
+                                   detail=f"{type(error).__name__}: {error}") from None
 
 
 class Reference:
@@ -154,7 +171,6 @@ class Reference:
         self._engine = Engine(text=False)
         self._manifests: Mapping[str, Any] = {}
         self._runs: dict[RunObservation, str] = {}
-        self._texts = TextCache()
 
     def start(self, case: Case) -> None:
         """Install the case's plugins and host config, forgetting the earlier case."""
@@ -171,7 +187,7 @@ class Reference:
         if isinstance(observation, RunObservation):
             said = self._runs.get(observation)
             if said is None:
-                said = self._runs[observation] = render_run(self._manifests, observation, self._texts)
+                said = self._runs[observation] = render_run(self._manifests, observation)
             doc["text"] = said
         elif isinstance(observation, CallObservation) and isinstance(event, (Activate, Extend)):
             doc["text"] = render_reply(self._manifests, event, observation)
@@ -179,7 +195,8 @@ class Reference:
 
 
 def _errored(index: int | None, event: Event | None, error: ImplementationFailed) -> Disagreement:
-    return Disagreement(verdict=Verdict.ERRORED, index=index, event=event, reason=error.reason, detail=error.detail)
+    return Disagreement(verdict=Verdict.ERRORED, index=index, event=event, kind=error.kind,
+                        in_flight=error.in_flight, reason=error.reason, detail=error.detail)
 
 
 def _reset(adapter: Adapter) -> None:

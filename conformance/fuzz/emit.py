@@ -1,14 +1,17 @@
 """Writing a disagreement as a ready-to-commit scenario file.
 
 Every step carries the reference's full observation as its expectation, so the file passes
-on the reference and fails on the implementation that disagreed. The document is dumped
-in a stable, readable key order, then checked before anything is written: against the
-scenario schema, by loading it back (the same plugins, host config and events), and by
-running it on the reference, which must pass.
+on the reference and fails on the implementation that disagreed. Each event is written by the
+step table (conformance.documents.step_table), the same rows the scenario loader reads it back
+with, so the file is not reloaded to compare: tests/conformance/documents/test_step_table.py and
+tests/conformance/fuzz prove the round trip. Before anything is written the document is checked
+for what a user relies on: it is a valid scenario (schema, host-step rules), and its expectations
+pass on the reference, as its description says.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,11 +20,13 @@ from typing import Any
 import yaml
 
 from conformance.documents.excerpt import excerpt_json
-from conformance.fuzz.case import MAIN, Case, action_of, describe
-from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations
+from conformance.documents.loader import YamlDocument, parse_documents
+from conformance.documents.step_form import Unwritable
+from conformance.fuzz.case import Case, describe
+from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations, step_from
 from conformance.fuzz.covers import derive_covers
+from conformance.suite.scenario import Scenario, check_scenario
 from reference_impl.engine import Engine
-from reference_impl.events import OMITTED, Activate, Event, Extend, SetScheduler, SetStrategy, StartRun
 from reference_impl.model import HostConfig, Profile
 from reference_impl.problems import Problem
 
@@ -48,11 +53,26 @@ class _Dumper(yaml.SafeDumper):
 _UNICODE_BREAKS = frozenset("\x85\u2028\u2029")
 
 
+# PyYAML decides whether a plain string needs quotes by YAML 1.1; PAS reads by the YAML 1.2 core
+# schema, where "0E0", "1e5" or "0o17" are numbers. A plain scalar starting otherwise is a string in both.
+_MAY_BE_A_NUMBER_OR_WORD = re.compile(r"^[-+.0-9~nNtTfF]")
+
+
+def _reads_back_as_itself(value: str) -> bool:
+    """Whether PAS's loader reads ``value``, written plain, as this very string."""
+    if not _MAY_BE_A_NUMBER_OR_WORD.match(value):
+        return True
+    docs, problems = parse_documents(value, "<scalar>")
+    return not problems and len(docs) == 1 and docs[0].value == value
+
+
 def _str(dumper: yaml.SafeDumper, value: str) -> Any:
     if _UNICODE_BREAKS.intersection(value):
         style: str | None = '"'
+    elif "\n" in value:
+        style = "|"
     else:
-        style = "|" if "\n" in value else None
+        style = None if _reads_back_as_itself(value) else "'"
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
@@ -63,28 +83,6 @@ def dump(doc: Mapping[str, Any]) -> str:
     """The YAML text of a scenario document, keys in the order given."""
     return yaml.dump(dict(doc), Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None,
                      width=200)
-
-
-def _action_value(event: Event, adapter: str | None = None) -> Any:
-    """The value under the step's action key, as a scenario file writes it; ``adapter`` when it must be named."""
-    if isinstance(event, StartRun):
-        if adapter is not None:
-            return {"conversation": event.conversation, "adapter": adapter}
-        return None if event.conversation == MAIN else event.conversation
-    if isinstance(event, (Activate, Extend)):
-        call: dict[str, Any] = {"module_name": event.module_name}
-        if event.rounds is not OMITTED:
-            call["rounds"] = event.rounds
-        if event.conversation != MAIN:
-            call["conversation"] = event.conversation
-        if adapter is not None:
-            call["adapter"] = adapter
-        return call
-    if isinstance(event, SetStrategy):
-        return {"module_name": event.module_name, "strategy": event.strategy}
-    if isinstance(event, SetScheduler):
-        return event.enabled
-    return getattr(event, "module_name", None)  # enable / disable; restart: null
 
 
 def host_document(host: HostConfig) -> dict[str, Any]:
@@ -139,13 +137,19 @@ def _host_before(case: Case, index: int | None) -> HostConfig:
 
 
 def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -> dict[str, Any]:
-    """The scenario document reproducing ``found``: ``case`` with the reference's full expectations."""
+    """The scenario document reproducing ``found``: ``case`` with the reference's full expectations.
+
+    Raises Unwritable when no scenario file can say ``case`` (a conversation going back to no
+    adapter); the generator never makes such a case and the minimiser never returns one.
+    """
+    written = case.written_steps()
+    if written is None:
+        raise Unwritable("a conversation of the case goes back to having no adapter, which a scenario cannot say")
     covers = derive_covers(case, found, _host_before(case, found.index))
     observations = reference_observations(case, text=provenance.text)
-    adapters = case.written_adapters() or (None,) * len(case.events)  # unwritable: check_document says so
     steps = []
-    for index, (event, observed, adapter) in enumerate(zip(case.events, observations, adapters)):
-        step: dict[str, Any] = {action_of(event): _action_value(event, adapter)}
+    for index, (event, observed, (key, value)) in enumerate(zip(case.events, observations, written)):
+        step: dict[str, Any] = {key: value}
         if index == found.index or (found.index is None and index == 0):
             step["note"] = f"{provenance.name}: {headline(found)}"
             step["covers"] = list(covers)
@@ -169,24 +173,28 @@ def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -
     return doc
 
 
-def check_document(text: str, case: Case, *, path: str, text_profile: bool) -> list[Problem]:
-    """Problems with a dumped scenario: schema, loading it back, and passing on the reference."""
-    from conformance.adapters.inprocess import reference_adapter
-    from conformance.documents.loader import parse_documents
-    from conformance.suite.runner import run_scenario
-    from conformance.suite.scenario import parse_scenario
+def _scenario(doc: Mapping[str, Any], case: Case, path: str) -> Scenario:
+    """The scenario ``doc`` says: the case's plugins, host and events with the document's expectations."""
+    steps = tuple(step_from(index, event, raw) for index, (event, raw) in enumerate(zip(case.events, doc["steps"])))
+    return Scenario(id=doc["id"], title=doc["title"], covers=tuple(doc["covers"]), steps=steps,
+                    profiles=tuple(doc.get("profiles", (Profile.ACTIVATION,))), plugins=case.plugins, host=case.host,
+                    path=path)
 
-    docs, problems = parse_documents(text, path)
-    if problems or len(docs) != 1:
-        return problems or [Problem(code="fuzz-emit", message="expected one YAML document", pointer="")]
-    scenario, problems = parse_scenario(docs[0])
-    if scenario is None:
+
+def check_document(doc: Mapping[str, Any], case: Case, *, path: str, text_profile: bool) -> list[Problem]:
+    """Problems with a scenario document before it is written: not a valid scenario, or failing on the reference.
+
+    The document is not read back: its steps are the step table's writing of ``case.events``,
+    which the loader reads back as the same events (proven by the tests, not at run time).
+    """
+    from conformance.adapters.inprocess import reference_adapter
+    from conformance.suite.runner import run_scenario
+
+    problems = check_scenario(YamlDocument(value=dict(doc), path=path))
+    if problems:
         return problems
-    loaded = (scenario.plugins, scenario.host, tuple(s.event for s in scenario.steps))
-    if loaded != (case.plugins, case.host, case.events):
-        return [Problem(code="fuzz-emit", pointer="", message="the scenario does not load back as the fuzz case")]
     profiles = (Profile.ACTIVATION, Profile.TEXT) if text_profile else (Profile.ACTIVATION,)
-    result = run_scenario(reference_adapter(), scenario, profiles=profiles)
+    result = run_scenario(reference_adapter(), _scenario(doc, case, path), profiles=profiles)
     if result.outcome != "passed":
         return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference")]
     return []
@@ -200,13 +208,12 @@ def write_scenario(doc: Mapping[str, Any], case: Case, out_dir: Path | str, *,
     directory is reported as a problem too.
     """
     path = Path(out_dir) / f"{doc['id']}.yaml"
-    text = dump(doc)
-    problems = check_document(text, case, path=str(path), text_profile=text_profile)
+    problems = check_document(doc, case, path=str(path), text_profile=text_profile)
     if problems:
         return None, problems
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(dump(doc), encoding="utf-8")
     except OSError as error:
         return None, [Problem(code="io-error", pointer="", message=f"cannot write {path}: {error.strerror or error}")]
     return path, []

@@ -107,7 +107,7 @@ def minimise(case: Case, still_disagrees: Callable[[Case], bool], *, max_tries: 
         for candidate in candidates(case):
             if tries >= max_tries or (deadline is not None and time.monotonic() >= deadline):
                 return case
-            if candidate.written_adapters() is None:
+            if candidate.written_steps() is None:
                 continue  # e.g. a run moved to another adapter is gone, and a later run would need no adapter
             tries += 1
             if still_disagrees(candidate):

@@ -25,7 +25,9 @@ def _finding_lines(result: FuzzResult) -> list[str]:
     where = "start" if found.index is None else f"{found.index} ({describe(found.event)})"
     lines = [f"  first differing step: {where}"]
     if found.verdict is Verdict.ERRORED:
-        lines.append(f"    errored: {found.reason}")
+        lines.append(f"    errored ({found.kind}): {found.reason}")
+        if found.in_flight is not None and found.in_flight.pipelined:
+            lines.append(f"    in flight {found.in_flight}: written ahead, none answered")
         lines += [f"    {line}" for line in found.detail.splitlines()[:8]]
     else:
         for mismatch in found.mismatches[:_SHOWN_MISMATCHES]:
@@ -52,7 +54,7 @@ def render(result: FuzzResult, *, impl: str, written: Path | None = None, proble
     if result.hello_error is not None:
         error = result.hello_error
         detail = f"\n    {error.detail}" if error.detail else ""
-        return f"pas fuzz: {impl} errored before any case: {error.reason}{detail}\n"
+        return f"pas fuzz: {impl} errored before any case ({error.kind}): {error.reason}{detail}\n"
     if result.finding is None:
         stopped = "interrupted after" if result.interrupted else "no disagreement in"
         compared = "structured view and text" if result.text else "structured view"

@@ -87,16 +87,9 @@ class FuzzResult:
         return self.steps / self.duration if self.duration > 0 else 0.0
 
     @property
-    def exit_code(self) -> int:
-        """FAILED when something was found (a disagreement or an error), SIGINT when interrupted, else OK.
-
-        ``pas fuzz`` replaces SIGINT by the signal that actually stopped it (128 + signum).
-        """
-        from conformance.documents.exit_codes import ExitCode
-
-        if self.finding is not None or self.hello_error is not None:
-            return ExitCode.FAILED
-        return ExitCode.SIGINT if self.interrupted else ExitCode.OK
+    def found(self) -> bool:
+        """True when something was found: a disagreement, an error, or a failed hello."""
+        return self.finding is not None or self.hello_error is not None
 
 
 class _Search:

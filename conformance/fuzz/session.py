@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.adapters.implementation import Adapter
+from conformance.documents.step_form import Unwritable
 from conformance.fuzz.emit import Provenance, scenario_document, write_scenario
 from conformance.fuzz.report import render
 from conformance.fuzz.search import FuzzResult
@@ -31,7 +32,10 @@ def write_finding(result: FuzzResult, adapter: Adapter, *, impl: str, out_dir: P
         return render(result, impl=impl)
     provenance = Provenance(name=result.info.name if result.info else impl, impl=impl, seed=result.seed,
                             text=result.text, original_steps=finding.original_steps)
-    doc = scenario_document(finding.case, finding.disagreement, provenance)
+    try:
+        doc = scenario_document(finding.case, finding.disagreement, provenance)
+    except Unwritable as error:  # the minimiser returns writable cases only; this guards a hand-made one
+        return render(result, impl=impl, problems=[Problem(code="fuzz-emit", message=str(error))])
     path, problems = write_scenario(doc, finding.case, out_dir, text_profile=result.text)
     confirmed = None
     if path is not None and finding.reproducible:

@@ -11,7 +11,11 @@ Every line is a JSON object with a ``type``:
     duration                  seconds
     failure                   null, or {step, action, note, event, breaks, observed, source,
                               mismatches: [{pointer, expected, actual}]}  (failed, xfailed)
-    error                     null, or {reason, detail, step, event}  (errored, xfailed)
+    error                     null, or {kind, reason, detail, step, event, in_flight}  (errored,
+                              xfailed); kind is a FailureKind value (what to group by:
+                              conformance.adapters.implementation, docs/guides/testing.md);
+                              in_flight null, or {first: {cmd, id}, last: {cmd, id}}: the
+                              requests unanswered when it failed (id null in-process)
 
 ``{"type": "summary", ...}`` — last::
 
@@ -23,7 +27,9 @@ Every line is a JSON object with a ``type``:
                               xfailed | untested
     levels                    {MUST|SHOULD|MAY: {passed, failed, errored, xfailed, untested}}
                               (requirements per verdict)
-    interrupted, duration, exit_code
+    interrupted, stopped      whether a signal stopped the run; null, or {kind, message, signal}
+    duration, exit_code       seconds; the exit status of the pas run that wrote the report
+                              (null when written by other means)
 """
 
 from __future__ import annotations
@@ -57,8 +63,13 @@ def dumps(document: Any) -> str:
         return json.dumps(_finite(document), ensure_ascii=False, default=_fallback, allow_nan=False)
 
 
-def render(run: RunResult, *, color: bool = False) -> str:
+def summary_json(run: RunResult, exit_code: int | None = None) -> dict[str, Any]:
+    """The summary line's object: the run's, with the exit status the command decided (None: no command)."""
+    return {**run.to_json(), "exit_code": None if exit_code is None else int(exit_code)}
+
+
+def render(run: RunResult, *, color: bool = False, exit_code: int | None = None) -> str:
     """Every result line, then the summary line; ``color`` is ignored."""
     lines = [dumps(result.to_json()) for result in run.results]
-    lines.append(dumps(run.to_json()))
+    lines.append(dumps(summary_json(run, exit_code)))
     return "\n".join(lines) + "\n"

@@ -1,7 +1,8 @@
 """JUnit XML: a ``testsuite`` per profile, a ``testcase`` per scenario.
 
 A scenario belongs to the most specific profile it needs (host, then text, then
-activation). Failed and stale scenarios carry ``<failure>``, errored ones ``<error>``,
+activation). Failed and stale scenarios carry ``<failure>``, errored ones ``<error>`` (whose
+``type`` is the failure's kind: ``timeout``, ``exited``, ``schema`` ...),
 skipped ones ``<skipped>``, and xfailed ones ``<skipped type="xfail">`` with the listed
 reason; the element text is the same readable diff as the text report.
 """
@@ -33,7 +34,7 @@ def _detail(case: ET.Element, result: ScenarioResult) -> None:
     tag, kind, text = {
         Outcome.FAILED: ("failure", "mismatch", failure_text(result)),
         Outcome.STALE: ("failure", "stale", headline(result)),
-        Outcome.ERRORED: ("error", "errored", error_text(result)),
+        Outcome.ERRORED: ("error", result.error.kind.value if result.error else "errored", error_text(result)),
         Outcome.SKIPPED: ("skipped", "skipped", ""),
         Outcome.XFAILED: ("skipped", "xfail", failure_text(result)),
     }.get(result.outcome, (None, "", ""))

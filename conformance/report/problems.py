@@ -25,12 +25,16 @@ def default_format(environ: Mapping[str, str]) -> str:
     return "github" if environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def render(outcome: Validation, fmt: str, *, color: bool = False, strict: bool = False, quiet: bool = False) -> str:
-    """The report in format ``fmt`` (one of FORMATS); raises ValueError for another name."""
+def render(outcome: Validation, fmt: str, *, color: bool = False, strict: bool = False, quiet: bool = False,
+           exit_code: int | None = None) -> str:
+    """The report in format ``fmt`` (one of FORMATS); raises ValueError for another name.
+
+    ``exit_code`` is the status the command decided, carried by the json format.
+    """
     if fmt == "text":
         return render_text(outcome, color=color, quiet=quiet)
     if fmt == "json":
-        return render_json(outcome, strict=strict)
+        return render_json(outcome, exit_code=exit_code)
     if fmt == "github":
         return render_github(outcome, quiet=quiet)
     if fmt == "junit":
@@ -82,14 +86,14 @@ def problem_json(problem: Problem) -> dict:
     return doc
 
 
-def render_json(outcome: Validation, *, strict: bool = False) -> str:
-    """One JSON object: version, summary counts and every problem."""
+def render_json(outcome: Validation, *, exit_code: int | None = None) -> str:
+    """One JSON object: version, summary counts (with the command's ``exit_code``, null if none) and every problem."""
     import json
 
     doc = {
         "version": 1,
         "summary": {**outcome.counts, "files": outcome.files, "documents": outcome.documents,
-                    "skipped": outcome.skipped, "exit_code": outcome.exit_code(strict=strict)},
+                    "skipped": outcome.skipped, "exit_code": exit_code},
         "problems": [problem_json(p) for p in outcome.problems],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"

@@ -12,7 +12,7 @@ import sys
 from typing import IO
 
 from conformance.report import render
-from conformance.report.jsonl import dumps
+from conformance.report.jsonl import dumps, summary_json
 from conformance.suite.results import RunResult, ScenarioResult
 
 
@@ -60,10 +60,13 @@ class ReportSink:
         if self.streaming:
             self._write(dumps(result.to_json()) + "\n")
 
-    def finish(self, run: RunResult) -> bool:
-        """Write the rest of the report (the summary line, or the whole report); False when writing failed."""
+    def finish(self, run: RunResult, *, exit_code: int | None = None) -> bool:
+        """Write the rest of the report (the summary line, or the whole report); False when writing failed.
+
+        ``exit_code`` is the command's exit status, carried by the JSON summary line.
+        """
         if self.streaming:
-            self._write(dumps(run.to_json()) + "\n")
+            self._write(dumps(summary_json(run, exit_code)) + "\n")
         else:
             self._write(render(run, self.fmt, color=self.color))
         if self._stream is not None and self._stream is not sys.stdout:

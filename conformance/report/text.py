@@ -117,14 +117,16 @@ def failure_text(result: ScenarioResult) -> str:
 
 
 def error_text(result: ScenarioResult) -> str:
-    """Why a scenario errored: where, the reason and the detail."""
+    """Why a scenario errored: where, the reason, its kind, the requests in flight (when several) and the detail."""
     error = result.error
     if error is None:
         return result.reason
     at = "while starting the scenario" if error.step is None else f"at step {error.step}"
-    lines = [f"{error.reason} ({at})"]
+    lines = [f"{error.reason} ({at})", f"kind     {error.kind}"]
     if error.event is not None:
         lines.append(f"sent     {show(error.event)}")
+    if error.in_flight is not None and error.in_flight.pipelined:
+        lines.append(f"in flight {error.in_flight}: written ahead, none answered; any of them may have caused it")
     if error.detail:
         lines.append(f"detail   {error.detail}")
     return "\n".join(lines)
@@ -158,7 +160,7 @@ def _same_error(result: ScenarioResult) -> tuple[Any, ...]:
     """Results errored identically before their first step share a key (one block for all of them)."""
     error = result.error
     if result.outcome is Outcome.ERRORED and error is not None and error.step is None:
-        return (error.reason, error.detail)
+        return (error.kind, error.reason, error.detail)
     return (id(result),)
 
 

@@ -97,7 +97,7 @@ def load_table(path: Path | None = None) -> Table:
     """
     import yaml
 
-    from conformance.suite.scenario import HOST_ACTIONS
+    from conformance.documents.step_table import HOST_KEYS
 
     with open(path or spec_dir() / "attribution.yaml", encoding="utf-8") as stream:
-        return parse_table(yaml.safe_load(stream), HOST_ACTIONS)
+        return parse_table(yaml.safe_load(stream), HOST_KEYS)

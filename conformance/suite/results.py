@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.documents.exit_codes import ExitCode
+from conformance.adapters.implementation import FailureKind, InFlight
 from conformance.suite.expectations import Mismatch
 from reference_impl.model import ImplementationInfo
 from reference_impl.problems import SourceLocation
@@ -56,7 +56,7 @@ def bounded(value: Any, *, limit: int = MAX_KEPT_CHARS, items: int = MAX_KEPT_IT
     return value
 
 
-#: Outcomes that make ``pas run`` exit with 1.
+#: Outcomes that make a run bad (``pas run`` exits with 1).
 BAD_OUTCOMES = frozenset({Outcome.FAILED, Outcome.ERRORED, Outcome.STALE})
 
 
@@ -99,17 +99,24 @@ class StepFailure:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ErrorDetail:
-    """Why a scenario errored: the implementation's failure, and the step it happened at."""
+    """Why a scenario errored: the implementation's failure, and the step it happened at.
 
+    ``kind`` is the failure's kind (what a report groups by), ``in_flight`` the request(s)
+    unanswered when it failed (None when none was, e.g. an answer too malformed to compare).
+    """
+
+    kind: FailureKind
     reason: str
     detail: str = ""
     step: int | None = None  # None: while starting the scenario
     event: Mapping[str, Any] | None = None
+    in_flight: InFlight | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form used by the JSON-lines report."""
-        return {"reason": self.reason, "detail": self.detail, "step": self.step,
-                "event": dict(self.event) if self.event is not None else None}
+        return {"kind": self.kind.value, "reason": self.reason, "detail": self.detail, "step": self.step,
+                "event": dict(self.event) if self.event is not None else None,
+                "in_flight": self.in_flight.to_json() if self.in_flight is not None else None}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -240,10 +247,6 @@ class StopKind(enum.StrEnum):
     NOTHING_TO_TEST = "nothing-to-test"  # no selected profile is claimed by the implementation
 
 
-_STOP_EXIT = {StopKind.TIME: ExitCode.FAILED, StopKind.FAIL_FAST: ExitCode.FAILED,
-              StopKind.START_FAILURES: ExitCode.USAGE, StopKind.NOTHING_TO_TEST: ExitCode.USAGE}
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stop:
     """Why a run stopped early, in one sentence; ``signal`` is the signal number for SIGNAL."""
@@ -251,13 +254,6 @@ class Stop:
     kind: StopKind
     message: str
     signal: int | None = None
-
-    @property
-    def exit_code(self) -> int:
-        """128 + the signal for SIGNAL, USAGE when nothing could be tested, FAILED for a time limit or -x."""
-        if self.kind is StopKind.SIGNAL:
-            return ExitCode.for_signal(self.signal or 2)
-        return _STOP_EXIT[self.kind]
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form inside the summary (``"stopped"``)."""
@@ -284,18 +280,15 @@ class RunResult:
     @property
     def ok(self) -> bool:
         """True when every scenario ran and nothing failed, errored or went stale (xfailed and skipped are fine)."""
-        return not self.interrupted and self.stop is None and not any(r.outcome in BAD_OUTCOMES for r in self.results)
+        return not self.interrupted and self.stop is None and not self.bad
 
     @property
-    def exit_code(self) -> int:
-        """The :class:`~conformance.documents.exit_codes.ExitCode`: OK, FAILED, USAGE (nothing testable) or 128 + signal."""
-        failed = ExitCode.FAILED if any(r.outcome in BAD_OUTCOMES for r in self.results) else ExitCode.OK
-        if self.stop is not None:
-            return ExitCode.worst(self.stop.exit_code, failed)
-        return ExitCode.SIGINT if self.interrupted else failed
+    def bad(self) -> bool:
+        """True when a scenario failed, errored or went stale."""
+        return any(r.outcome in BAD_OUTCOMES for r in self.results)
 
     def to_json(self) -> dict[str, Any]:
-        """The final line of the JSON-lines report (``"type": "summary"``)."""
+        """The final line of the JSON-lines report (``"type": "summary"``), without the command's exit code."""
         return {
             "type": "summary",
             "implementation": self.info.to_json() if self.info else None,
@@ -305,5 +298,4 @@ class RunResult:
             "interrupted": self.interrupted,
             "stopped": self.stop.to_json() if self.stop else None,
             "duration": round(self.duration, 6),
-            "exit_code": int(self.exit_code),
         }

@@ -17,7 +17,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, ImplementationFailed, stream
+from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, stream
+from conformance.adapters.interface import UnusableImplementation
 from conformance.suite.attribution import blamed
 from conformance.suite.expectations import check_step
 from conformance.suite.keywords import keyword_matcher
@@ -68,7 +69,8 @@ def _check(step: Step, observed: Any, text: bool) -> list[Any]:
     try:
         return check_step(step, observed, text=text)
     except Exception as error:  # noqa: BLE001 - an observation too malformed to compare
-        raise ImplementationFailed(reason="malformed observation", detail=f"{type(error).__name__}: {error}") from None
+        raise ImplementationFailed(kind=FailureKind.MALFORMED, reason="malformed observation",
+                                   detail=f"{type(error).__name__}: {error}") from None
 
 
 def _reset(adapter: Adapter) -> None:
@@ -76,6 +78,20 @@ def _reset(adapter: Adapter) -> None:
         adapter.reset()
     except Exception:  # noqa: BLE001 - the next scenario reports whatever is still broken
         pass
+
+
+def error_detail(error: Exception, *, prefix: str = "") -> ErrorDetail:
+    """What the runner keeps of an adapter's exception: the failure's kind, reason, detail and requests in flight.
+
+    Anything but ImplementationFailed is a fault of the adapter itself (kind ``internal``).
+    Reason and detail are bounded; ``prefix`` starts the reason (e.g. ``hello failed: ``).
+    """
+    if isinstance(error, ImplementationFailed):
+        kind, reason, detail, in_flight = error.kind, error.reason, error.detail, error.in_flight
+    else:
+        kind, reason, detail, in_flight = FailureKind.INTERNAL, f"the adapter raised {type(error).__name__}", str(error), None
+    return ErrorDetail(kind=kind, reason=bounded(prefix + reason, limit=1024), detail=bounded(detail, limit=8192),
+                       in_flight=in_flight)
 
 
 def errored(scenario: Scenario, error: ErrorDetail) -> ScenarioResult:
@@ -88,7 +104,8 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
 
     Skipped when the scenario needs an unclaimed profile; text expectations are checked
     only when ``text`` is claimed. Never raises for the implementation's faults (only
-    KeyboardInterrupt passes through).
+    KeyboardInterrupt passes through, and UnusableImplementation for a Python implementation
+    that cannot be driven at all).
     """
     missing = [p for p in scenario.profiles if p not in profiles]
     if missing:
@@ -108,15 +125,12 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
             if mismatches:
                 return _base(scenario, Outcome.FAILED, failure=_failure(scenario, step, observed, mismatches),
                              duration=time.perf_counter() - started)
+    except UnusableImplementation:
+        raise  # the caller's mistake, said once: not a result of this scenario
     except Exception as error:  # noqa: BLE001 - ImplementationFailed, or a bug in the adapter itself
         _reset(adapter)
-        if isinstance(error, ImplementationFailed):
-            reason, detail = error.reason, error.detail
-        else:
-            reason, detail = f"the adapter raised {type(error).__name__}", str(error)
-        where = ErrorDetail(reason=bounded(reason, limit=1024), detail=bounded(detail, limit=8192),
-                            step=step.index if step else None,
-                            event=step.event_json() if step else None)
+        where = replace(error_detail(error), step=step.index if step else None,
+                        event=step.event_json() if step else None)
         return _base(scenario, Outcome.ERRORED, error=where, duration=time.perf_counter() - started)
     finally:
         answers.close()  # stopped early: the answers already asked for are dropped
@@ -142,14 +156,18 @@ def effective_profiles(info: ImplementationInfo | None, requested: Collection[st
 
 
 def greet(adapter: Adapter) -> tuple[ImplementationInfo | None, ErrorDetail | None]:
-    """Ask the implementation who it is: ``(info, None)``, or ``(None, why hello failed)``."""
+    """Ask the implementation who it is: ``(info, None)``, or ``(None, why hello failed)``.
+
+    Raises UnusableImplementation (a Python implementation that cannot be driven at all):
+    that is said once, by the caller, not recorded against every scenario.
+    """
     try:
         return adapter.hello(), None
+    except UnusableImplementation:
+        raise
     except Exception as error:  # noqa: BLE001 - a failed hello is a result, whatever the adapter raised
         _reset(adapter)
-        reason = error.reason if isinstance(error, ImplementationFailed) else f"the adapter raised {type(error).__name__}"
-        detail = error.detail if isinstance(error, ImplementationFailed) else str(error)
-        return None, ErrorDetail(reason=f"hello failed: {reason}", detail=detail)
+        return None, error_detail(error, prefix="hello failed: ")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -259,7 +277,8 @@ def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapp
     a signal (KeyboardInterrupt), the limits and an implementation with nothing to test end
     the run early with ``stop`` set. A ``stop`` given (a signal that arrived while the suite
     loaded) ends it before the first scenario, every scenario reported as not run. The caller
-    closes the adapter.
+    closes the adapter. Raises UnusableImplementation, before any result, for a Python
+    implementation that cannot be driven at all (a missing method, a wrong signature).
     """
     scenarios = list(scenarios)
     run = _Run(adapter, limits, expected or {}, profiles, on_result)

@@ -1,7 +1,9 @@
 """Scenarios: frozen values, and the loader that turns suite files into them.
 
 A scenario file is checked against spec/schemas/scenario.schema.yaml first; every problem
-(schema, unknown fixture, bad manifest) is returned with file, line and JSON pointer.
+(schema, unknown fixture, bad manifest) is returned with file, line and JSON pointer. Each
+step's event is read by its row of the step table (conformance.documents.step_table), the
+rows ``pas fuzz`` writes steps with.
 
 Host scenarios (profile ``host``) are made of host steps only (``host_load`` first); each
 step's event is then a host command of ``reference_impl.host_commands`` and its expectations a
@@ -12,48 +14,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from conformance.documents.loader import YamlDocument, load_mapping
 from conformance.documents.schemas import check_against
+from conformance.documents.step_form import StepContext
+from conformance.documents.step_table import HOST_KEYS, ROWS
 from conformance.documents.walk import walk_folder
-from reference_impl.events import (
-    EVENT_KEYS,
-    OMITTED,
-    Activate,
-    Disable,
-    Enable,
-    Event,
-    Extend,
-    Restart,
-    SetScheduler,
-    SetStrategy,
-    StartRun,
-)
-from reference_impl.host_commands import (
-    COMMAND_TYPES,
-    HOST_COMMAND_TYPES,
-    Behaviour,
-    Dispatch,
-    HostCommand,
-    Load,
-    OpenConversation,
-    ReadConfig,
-    Reload,
-    Start,
-    Stop,
-    command_to_json,
-)
+from reference_impl.events import Event
+from reference_impl.host_commands import HOST_COMMAND_TYPES, Behaviour, HostCommand, Load, command_to_json
 from reference_impl.model import HostConfig, Manifest, Profile
 from reference_impl.problems import Problem, Severity, SourceLocation
 
-DEFAULT_CONVERSATION = "main"
 SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
 FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
-ACTIONS = tuple(EVENT_KEYS)
-HOST_ACTIONS = tuple(cmd.replace("-", "_") for cmd in COMMAND_TYPES)
 HOST_EXPECTATION_KEYS = ("events", "problems", "load_order", "setup_order", "config", "provenance")
 
 
@@ -108,7 +84,7 @@ class Step:
     @property
     def is_host(self) -> bool:
         """Whether the step sends a host command (profile ``host``)."""
-        return self.action in HOST_ACTIONS
+        return self.action in HOST_KEYS
 
     def event_json(self) -> dict[str, Any]:
         """The wire form of the step's event or host command (``{"cmd": ...}``)."""
@@ -146,60 +122,6 @@ class Scenario:
         return tuple(seen)
 
 
-def _event(action: str, value: Any, adapters: dict[str, str]) -> Event:
-    """The event of one step; ``adapters`` holds each conversation's adapter so far (a run may change it)."""
-    if action == "run":
-        value = value if isinstance(value, Mapping) else {"conversation": value or DEFAULT_CONVERSATION}
-        conversation = value.get("conversation", DEFAULT_CONVERSATION)
-        if "adapter" in value:  # ACT-STATE-7: from this run on, the conversation is on this adapter
-            adapters[conversation] = value["adapter"]
-        return StartRun(conversation=conversation, adapter=adapters.get(conversation))
-    if action in ("activate", "extend"):
-        conversation = value.get("conversation", DEFAULT_CONVERSATION)
-        call = Activate if action == "activate" else Extend
-        return call(conversation=conversation, module_name=value["module_name"],
-                    rounds=value.get("rounds", OMITTED), adapter=value.get("adapter", adapters.get(conversation)))
-    if action == "set_strategy":
-        return SetStrategy(module_name=value["module_name"], strategy=value["strategy"])
-    if action == "enable":
-        return Enable(module_name=value)
-    if action == "disable":
-        return Disable(module_name=value)
-    if action == "set_scheduler":
-        return SetScheduler(enabled=value)
-    return Restart()
-
-
-def _host_load(value: Mapping[str, Any] | None, load: Load) -> Load:
-    """The scenario's load, with the inputs a ``host_load: {...}`` mapping replaces."""
-    value = value or {}
-    changes: dict[str, Any] = {}
-    if "environment" in value:
-        changes["environment"] = dict(value["environment"])
-    if "overrides" in value:
-        changes["overrides"] = tuple(value["overrides"])
-    if "behaviour" in value:
-        changes["behaviour"] = Behaviour.from_json(value["behaviour"])
-    return replace(load, **changes)
-
-
-def _host_command(action: str, value: Any, load: Load) -> HostCommand:
-    if action == "host_load":
-        return _host_load(value, load)
-    if action == "host_dispatch":
-        if isinstance(value, str):
-            return Dispatch(hook=value)
-        return Dispatch(hook=value["hook"], conversation=value.get("conversation", ""),
-                        payload=value.get("payload", {}))
-    if action == "host_open_conversation":
-        return OpenConversation(conversation=value)
-    if action == "host_reload":
-        return Reload(module_name=value)
-    if action == "host_read_config":
-        return ReadConfig(module_name=value)
-    return Start() if action == "host_start" else Stop()
-
-
 def _host_expectation(raw: Mapping[str, Any]) -> HostExpectation | None:
     if not any(key in raw for key in HOST_EXPECTATION_KEYS):
         return None
@@ -207,18 +129,14 @@ def _host_expectation(raw: Mapping[str, Any]) -> HostExpectation | None:
     return HostExpectation(**listed, config=raw.get("config"), provenance=raw.get("provenance"))
 
 
-def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, adapters: dict[str, str],
-          load: Load | None = None) -> Step:
-    action = next(key for key in (*ACTIONS, *HOST_ACTIONS) if key in raw)
+def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, context: StepContext) -> Step:
+    """One step, its event read through ``context`` (the steps before may have moved an adapter)."""
+    action = next(key for key in ROWS if key in raw)
     text = raw.get("text")
-    if action in HOST_ACTIONS:
-        event: Event | HostCommand = _host_command(action, raw[action], load or Load())
-    else:
-        event = _event(action, raw[action], adapters)
     return Step(
         index=index,
         action=action,
-        event=event,
+        event=ROWS[action].read(raw[action], context),
         host=_host_expectation(raw),
         expect=raw.get("expect", {}),
         shown=tuple(raw["shown"]) if "shown" in raw else None,
@@ -308,6 +226,7 @@ def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Sc
     host = _host(raw.get("host", {}), manifests)
     load = Load(plugins=tuple(manifests), host=host, environment=dict(raw.get("environment", {})),
                 overrides=tuple(raw.get("overrides", ())), behaviour=Behaviour.from_json(raw.get("behaviour", {})))
+    context = StepContext(adapters=adapters, load=load)
     return Scenario(
         id=raw["id"],
         title=raw["title"],
@@ -319,7 +238,7 @@ def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Sc
         environment=load.environment,
         overrides=load.overrides,
         behaviour=load.behaviour,
-        steps=tuple(_step(i, step, doc, adapters, load) for i, step in enumerate(raw["steps"])),
+        steps=tuple(_step(i, step, doc, context) for i, step in enumerate(raw["steps"])),
         path=doc.path,
     )
 
@@ -347,7 +266,7 @@ def check_host_steps(doc: YamlDocument) -> list[Problem]:
     (``events``, ``problems`` ...) belong on host steps only.
     """
     steps = [s for s in doc.value.get("steps", ()) if isinstance(s, Mapping)]
-    hosted = [any(a in step for a in HOST_ACTIONS) for step in steps]
+    hosted = [any(a in step for a in HOST_KEYS) for step in steps]
     problems = [_misplaced(doc, i, "host-expectation-misplaced",
                            "events, problems, load_order, setup_order, config and provenance check host steps only")
                 for i, step in enumerate(steps) if not hosted[i] and any(k in step for k in HOST_EXPECTATION_KEYS)]

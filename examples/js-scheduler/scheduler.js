@@ -145,7 +145,7 @@ function viewOf(plugin, state, roundsLeft = null) {
     rounds_left: state === 'active' ? roundsLeft : null,
     hint: state === 'active' && roundsLeft === 1, // the last visible run
     brief_shown: !awake,
-    methods_shown: awake,
+    methods_shown: awake && plugin.methods.some((m) => m.description !== ''), // ACT-STATE-8: something is listed
     injection_called: awake && plugin.injectsPrompt, // never while sleeping
   };
 }

@@ -85,3 +85,43 @@ def test_the_chinese_twin_carries_the_english_pages_digest_and_the_same_anchors(
     assert chinese.startswith(f"<!-- translated-from: sha256={hashlib.sha256(english.encode()).hexdigest()[:12]} -->\n")
     assert [line.split("{ #")[1] for line in chinese.splitlines() if line.startswith("## ")] == [
         line.split("{ #")[1] for line in english.splitlines() if line.startswith("## ")]
+
+
+def _release(key: str, version: str, outcomes: dict[str, str], changes: tuple[str, str]) -> tuple[Implementation, str]:
+    lines = [{"type": "result", "id": sid, "outcome": o, "profiles": ["activation"], "reason": ""} for sid, o in outcomes.items()]
+    lines.append({"type": "summary", "implementation": {"name": "y", "version": version, "language": "py",
+                                                        "profiles": ["activation"]}})
+    run = _fake_run(lines)
+    return Implementation(key=key, title=f"Y {version}", shown_command="cmd:y", impl=lambda: "cmd:y", missing="",
+                          release_of="Y", changes=changes), run
+
+
+def test_releases_form_a_trend_with_the_verdicts_that_changed_between_them():
+    old, old_run = _release("y-1", "1.0", {"a": "passed", "b": "xfailed"}, ("First.", "第一版。"))
+    new, new_run = _release("y", "2.0", {"a": "xfailed", "b": "passed"}, ("Fixed b, broke a.", "修好 b。"))
+    runs = iter([old_run, new_run])
+    data = collect([("a", "calls"), ("b", "calls")], (old, new), runner=lambda args: next(runs))
+    text = render(data)
+    assert "## Y across its releases { #y-releases }" in text
+    assert "| [1.0](#y-1) | 1 · 1 · 0 | 0 · 0 · 0 | 1 of 2 (50%) | First. |" in text
+    assert "- 1.0 → 2.0: 1 now pass (`b`); 1 now fail (`a`)." in text
+    table = text.split("## Y across")[0]
+    assert "[Y 2.0](#y)" in table and "[Y 1.0](#y-1)" not in table  # only the newest release in the main table
+    assert "{ #y-1 }" in text  # every release keeps its own section
+    assert "修好 b。" in render_zh(data, text)
+
+
+def test_a_release_not_installed_here_keeps_the_entry_of_its_last_run():
+    ran, run = _release("y", "2.0", {"a": "passed"}, ("", ""))
+    previous = collect([("a", "calls")], (ran,), runner=lambda args: run)
+    absent = Implementation(key="y", title="Y", shown_command="cmd:y", impl=lambda: None, missing="not here")
+    now = page.keep_previous(collect([("a", "calls")], (absent,), runner=lambda args: ""), previous)
+    assert now["implementations"][0] == previous["implementations"][0]
+    fresh = page.keep_previous(collect([("a", "calls")], (absent,), runner=lambda args: ""), {})
+    assert fresh["implementations"][0]["installed"] is False
+
+
+def test_the_page_names_the_eligibility_change_of_nekroagent_2_3_1():
+    text = page.PAGE.read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| [2.3.1](#nekroagent-2-3-1)"))
+    assert "needs a brief" in row and "is_sleep_effective" in row

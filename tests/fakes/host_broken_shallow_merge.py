@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from reference_impl.frozen import thaw
 from reference_impl.host import REFERENCE_RULES, HostEngine
-from reference_impl.host_config import thaw
 
 
 def shallow_merge(base: Any, overlay: Any) -> Any:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from reference_impl.engine import Engine
 from reference_impl.events import Event, Observation, RunObservation
-from reference_impl.render import TextCache, render_run
+from reference_impl.render import render_run
 
 
 class OrderByNameOnly(Engine):
@@ -27,7 +27,7 @@ class OrderByNameOnly(Engine):
             return observation
         views = tuple(sorted(observation.plugins, key=lambda v: v.module_name))
         shown = replace(observation, plugins=views, text=None)
-        text = render_run(self._catalogue.manifests, shown, TextCache()) if observation.text is not None else None
+        text = render_run(self._catalogue.manifests, shown) if observation.text is not None else None
         return replace(shown, text=text)
 
 

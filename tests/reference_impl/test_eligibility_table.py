@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 from refimpl_builders import SEMANTICS, plugin
 
-from reference_impl.eligibility import deciding_requirement, eligibility_decider, is_sleep_eligible
+from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
+from reference_impl.fast import eligibility_decider
 from reference_impl.model import Manifest, Strategy
 
 ALLOW_SLEEP = (True, False, None)

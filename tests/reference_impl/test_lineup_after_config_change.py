@@ -1,10 +1,10 @@
-"""A run after a host-config change: eligibility kept per catalogue, only named strategies decided again.
+"""A run after a host-config change, by the rules and by the fast path, against a plugin-by-plugin oracle.
 
-The scheduler keeps, per catalogue, the plugins eligible under ``auto`` and each plugin's
-resting views; a new host config re-decides only the plugins it names a strategy for. These
-tests hold the lineup against a plugin-by-plugin oracle written from the spec's words, for
-host configs the admin commands cannot produce (strategies for plugins not installed, an
-explicit ``auto``), with and without a cache.
+The fast path (reference_impl.fast) keeps, per catalogue, the plugins eligible under ``auto``
+and each plugin's resting views; a new host config re-decides only the plugins it names a
+strategy for. These tests hold the lineup of both the rules and the fast path against an
+oracle written from the spec's words, for host configs the admin commands cannot produce
+(strategies for plugins not installed, an explicit ``auto``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from refimpl_builders import SEMANTICS, available, plugin, protected, sleeper
 
 from reference_impl.catalogue import Catalogue
-from reference_impl.eligibility import is_sleep_eligible, sleep_eligible_names
+from reference_impl.eligibility import is_sleep_eligible
 from reference_impl.events import RunObservation, StartRun
-from reference_impl.lineup_cache import LineupCache
+from reference_impl.fast import FastScheduler, sleep_eligible_names
 from reference_impl.model import HostConfig, PluginState, Strategy
 from reference_impl.scheduler import SchedulerState, scheduler_on, step
 
@@ -33,9 +33,9 @@ def _oracle(catalogue: Catalogue, host: HostConfig, adapter: str | None) -> list
     return [(m, PluginState.ALWAYS_AWAKE) for m in awake] + [(m, PluginState.SLEEPING) for m in asleep]
 
 
-def _run(catalogue: Catalogue, host: HostConfig, adapter: str | None, cache: LineupCache | None) -> RunObservation:
-    _, observation = step(catalogue, SchedulerState(host=host), StartRun(conversation="c", adapter=adapter), SEMANTICS,
-                          cache=cache)
+def _run(catalogue: Catalogue, host: HostConfig, adapter: str | None, fast: FastScheduler | None) -> RunObservation:
+    state, event = SchedulerState(host=host), StartRun(conversation="c", adapter=adapter)
+    _, observation = step(catalogue, state, event, SEMANTICS) if fast is None else fast.step(catalogue, state, event)
     assert isinstance(observation, RunObservation)
     return observation
 
@@ -67,11 +67,12 @@ _HOSTS = st.builds(
 @settings(max_examples=300, deadline=None)
 @given(catalogue=_catalogues(), hosts=st.lists(_HOSTS, min_size=1, max_size=4),
        adapter=st.sampled_from([None, "qq", "minecraft", ""]))
-def test_every_host_config_shows_what_the_plugin_by_plugin_rule_says_with_and_without_a_cache(catalogue, hosts, adapter):
-    cache = LineupCache()
+def test_every_host_config_shows_what_the_plugin_by_plugin_rule_says_by_the_rules_and_the_fast_path(
+        catalogue, hosts, adapter):
+    fast = FastScheduler(SEMANTICS)
     for host in hosts:
         expected = _oracle(catalogue, host, adapter)
-        for observation in (_run(catalogue, host, adapter, None), _run(catalogue, host, adapter, cache)):
+        for observation in (_run(catalogue, host, adapter, None), _run(catalogue, host, adapter, fast)):
             assert [(v.module_name, v.state) for v in observation.plugins] == expected
 
 
@@ -83,27 +84,13 @@ def test_the_plugins_eligible_under_a_strategy_are_those_each_decision_allows():
         assert sleep_eligible_names(manifests, strategy, SEMANTICS) == expected
 
 
-def test_a_config_change_reuses_the_catalogues_facts_and_the_resting_views_of_unnamed_plugins():
-    catalogue = Catalogue.of([sleeper("alpha"), sleeper("beta"), protected("gamma")])
-    enabled = ("alpha", "beta", "gamma")
-    cache = LineupCache()
-    before = _run(catalogue, HostConfig(enabled=enabled), None, cache)
-    after = _run(catalogue, HostConfig(enabled=enabled, strategies={"beta": Strategy.FORBID_SLEEP}), None, cache)
-    assert [(v.module_name, v.state.value) for v in after.plugins] == [
-        ("beta", "always_awake"), ("gamma", "always_awake"), ("alpha", "sleeping")]
-    views = {v.module_name: v for v in before.plugins}
-    assert after.plugins[1] is views["gamma"] and after.plugins[2] is views["alpha"]
-    assert cache.misses["facts"] == 1 and cache.misses["lineup"] == 2
-
-
 def test_active_views_keep_prompt_order_and_counters_of_hidden_or_ineligible_plugins_are_dropped():
     catalogue = Catalogue.of([sleeper("alpha"), sleeper("beta"), sleeper("gamma", support_adapter=("qq",)),
                               sleeper("delta")])
     host = HostConfig(enabled=("alpha", "beta", "gamma", "delta"), strategies={"alpha": Strategy.FORBID_SLEEP})
     counters = {"c": {"delta": 1, "gamma": 3, "beta": 2, "alpha": 4}}
-    for cache in (None, LineupCache()):
-        state, observation = step(catalogue, SchedulerState(host=host, counters=counters),
-                                  StartRun(conversation="c", adapter="discord"), SEMANTICS, cache=cache)
+    before, event = SchedulerState(host=host, counters=counters), StartRun(conversation="c", adapter="discord")
+    for state, observation in (step(catalogue, before, event, SEMANTICS), FastScheduler(SEMANTICS).step(catalogue, before, event)):
         assert isinstance(observation, RunObservation)
         assert [(v.module_name, v.state.value, v.rounds_left) for v in observation.plugins] == [
             ("alpha", "always_awake", None), ("beta", "active", 2), ("delta", "active", 1)]

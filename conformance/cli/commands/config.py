@@ -20,8 +20,12 @@ and scalars replace. Every leaf value is shown with the layer that set it and wh
 Give MODULE right after HOSTCONFIG (or put every option first): argparse cannot pick up a
 positional argument that comes after an option.
 
-exit status: 0 ok, 1 the shown config has errors (e.g. invalid against the plugin's config
-schema), 2 usage or I/O error (unreadable file, unknown MODULE, malformed --set).
+The host config and the plugin folder are read as pas validate and pas host plan read them;
+their problems are shown after the tables.
+
+exit status: 0 ok, 1 the shown config or the files have errors (e.g. a value invalid against
+the plugin's config schema, a manifest invalid against its schema), 2 usage or I/O error (a
+missing or unreadable path, no plugin manifest, unknown MODULE, malformed --set).
 """
 
 
@@ -45,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _rows(config, inputs) -> list[tuple[str, str, str, str]]:
     from conformance.tools.host_plan import provenance_source
-    from reference_impl.host_config import leaves, thaw
+    from reference_impl.frozen import thaw
+    from reference_impl.host_config import leaves
     from reference_impl.problems import pointer_of
 
     rows = []
@@ -87,13 +92,16 @@ def _render(names, plan, inputs, located, fmt: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the merged config(s); exit 1 when the shown config has errors, 2 on usage or I/O errors."""
-    from conformance.tools.host_plan import USAGE_CODES, exit_code, format_problem, load_host_inputs, locate, plan_of
+    from conformance.cli.exit_status import problems_exit_code as exit_code_of
+    from conformance.documents.plugin_set import load_plugin_set
+    from conformance.tools.host_plan import USAGE_CODES, format_problem, locate, plan_of
     from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
 
-    inputs, problems = load_host_inputs(args.host_config, args.plugins or EXAMPLE_PLUGINS)
-    if inputs is None or exit_code(problems) == ExitCode.USAGE:
+    inputs = load_plugin_set(args.plugins or EXAMPLE_PLUGINS, args.host_config)
+    problems = list(inputs.problems)
+    if inputs.host is None or exit_code_of(problems) == ExitCode.USAGE:
         print("\n".join(format_problem(p) for p in problems), file=sys.stderr)
-        return ExitCode.USAGE
+        return exit_code_of(problems) or ExitCode.FAILED
     plan = plan_of(inputs, os.environ, args.overrides)
     usage = [p for p in plan.problems if p.code in USAGE_CODES]
     if usage:
@@ -106,6 +114,6 @@ def run(args: argparse.Namespace) -> int:
     names = [args.module] if args.module else list(plan.load_order)
     shown = [p for p in plan.problems
              if set(p.plugins) & set(names) and p.code.startswith(("env-", "override-", "invalid-config"))]
-    located = [locate(p, inputs) for p in shown]
+    located = [*problems, *(locate(p, inputs) for p in shown)]  # the files' problems, as pas host plan shows them
     print(_render(names, plan, inputs, located, args.format))
-    return exit_code(located)
+    return exit_code_of(located)

@@ -26,9 +26,10 @@ shows the model: the function's name and its whole docstring (__doc__.strip()); 
 without a docstring is left out with a warning, as NekroAgent skips it. Every problem is
 reported at the .py file and line it comes from. Check the result with pas validate DIR.
 
-exit status: 0 every plugin extracted completely, 1 written with warnings (fields left
-out, methods not linked) or some manifest not valid and not written, 2 usage, I/O or
-Python syntax errors"""
+exit status: as pas validate: 0 no errors (warnings, such as a field left out or a method
+not linked, allowed unless --strict), 1 errors (a manifest not valid and not written, a
+NekroPlugin(...) call NekroAgent rejects, no plugin found) or warnings with --strict,
+2 usage, I/O or Python syntax errors"""
 
 _FATAL = frozenset({"syntax-error", "unreadable", "path-not-found"})
 
@@ -46,6 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     nekro.add_argument("-f", "--format", choices=("text", "github"),
                        help="problem format (default: github when GITHUB_ACTIONS=true, else text)")
     nekro.add_argument("-q", "--quiet", action="store_true", help="print problems only, not the files written")
+    nekro.add_argument("--strict", action="store_true", help="warnings fail the run too (exit 1), as in pas validate")
 
 
 def _print_problems(problems: list, fmt: str) -> None:
@@ -77,7 +79,7 @@ def _nekro(args: argparse.Namespace) -> int:
     if not args.quiet:
         for path, output in zip(written, outputs):
             print(f"{path}  <- {output.source}")
-    return _summary(len(files), len(plugins), written, problems)
+    return _summary(len(files), len(plugins), written, problems, strict=args.strict)
 
 
 def _position(problem) -> tuple[str, int, int]:
@@ -85,11 +87,12 @@ def _position(problem) -> tuple[str, int, int]:
     return (source.path, source.line or 0, source.column or 0) if source else ("", 0, 0)
 
 
-def _summary(files: int, plugins: int, written: list[Path], problems: list) -> int:
+def _summary(files: int, plugins: int, written: list[Path], problems: list, *, strict: bool = False) -> int:
     from reference_impl.problems import Severity
 
     fatal = [p for p in problems if p.code in _FATAL]
     counted = [p for p in problems if p.severity is not Severity.INFO]
+    failing = [p for p in counted if strict or p.severity is Severity.ERROR]
     line = f"pas extract: {files} file(s), {plugins} plugin(s), {len(written)} manifest(s) written"
     if counted:
         line += f"; {len(counted)} problem(s) above"
@@ -99,7 +102,7 @@ def _summary(files: int, plugins: int, written: list[Path], problems: list) -> i
     if not plugins and not fatal:
         print("pas extract: no NekroPlugin(...) call found", file=sys.stderr)
         return ExitCode.FAILED
-    return ExitCode.USAGE if fatal else ExitCode.FAILED if counted else ExitCode.OK
+    return ExitCode.USAGE if fatal else ExitCode.FAILED if failing else ExitCode.OK
 
 
 def run(args: argparse.Namespace) -> int:

@@ -43,8 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
 
 
-def _usage(message: object) -> int:
-    print(f"pas fuzz: {message}", file=sys.stderr)
+def _usage(*messages: object) -> int:
+    for message in messages:
+        print(f"pas fuzz: {message}", file=sys.stderr)
     return ExitCode.USAGE
 
 
@@ -62,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
         return _usage(f"--out {args.out}: not a directory")
     try:
         adapter = adapter_for(args.impl, timeout=args.timeout)
-    except BadImplementation as error:
-        return _usage(error)
+    except BadImplementation as error:  # one message (a line per problem at the user's file:line)
+        return _usage(*(error.problems or [error]))
     options = FuzzOptions(max_examples=args.max_examples, seed=args.seed, time_budget=args.time_budget,
                           profiles=args.profile)
     progress = Progress(sys.stderr, total=args.max_examples, budget=args.time_budget)
@@ -76,6 +77,6 @@ def run(args: argparse.Namespace) -> int:
             close_adapter(adapter, "fuzz")
     sys.stdout.write(summary)
     sys.stdout.flush()
-    if result.exit_code == ExitCode.SIGINT and guard.signum is not None:
-        return ExitCode.for_signal(guard.signum)
-    return result.exit_code
+    from conformance.cli.exit_status import fuzz_exit_code
+
+    return fuzz_exit_code(result, signum=guard.signum)

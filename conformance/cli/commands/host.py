@@ -13,12 +13,14 @@ HELP = "Host profile tools: 'plan' shows load order, setup order and every probl
 
 EPILOG = """\
 The plan is what the reference host would do at register + validate: it reads the host config,
-the plugin manifests under DIR (recursively, *.yaml/*.yml/*.json, in path order), the PAS__
+the plugin manifests under DIR (recursively, *.yaml/*.yml/*.json, in path order; read as pas
+validate reads them, host configs and other documents there checked but not used), the PAS__
 environment variables (PAS__<MODULE>__<KEY>[__<SUBKEY>...]) and any --set overrides. No plugin
 code runs.
 
-exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O error (unreadable
-file, missing folder, malformed --set or one naming no installed plugin).
+exit status: 0 no errors (warnings allowed), 1 errors found (in the files, as pas validate
+reports them, or in the plan), 2 usage or I/O error (a missing or unreadable path, no plugin
+manifest, malformed --set or one naming no installed plugin).
 """
 
 
@@ -62,17 +64,20 @@ def _json(plan, located, skipped_files) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the plan; exit 1 when it has errors, 2 when an input cannot be read."""
-    from conformance.tools.host_plan import USAGE_CODES, exit_code, format_problem, load_host_inputs, locate, plan_of
+    from conformance.cli.exit_status import problems_exit_code as exit_code_of
+    from conformance.documents.plugin_set import load_plugin_set
+    from conformance.tools.host_plan import USAGE_CODES, format_problem, locate, plan_of
     from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
     from reference_impl.catalogue import DuplicateModule
 
-    inputs, problems = load_host_inputs(args.host_config, args.plugins or EXAMPLE_PLUGINS)
-    if inputs is None or exit_code(problems) == ExitCode.USAGE:
+    inputs = load_plugin_set(args.plugins or EXAMPLE_PLUGINS, args.host_config)
+    problems = list(inputs.problems)
+    if inputs.host is None or exit_code_of(problems) == ExitCode.USAGE:
         print("\n".join(format_problem(p) for p in problems), file=sys.stderr)
-        return exit_code(problems) or ExitCode.FAILED
+        return exit_code_of(problems) or ExitCode.FAILED
     try:
         plan = plan_of(inputs, os.environ, args.overrides)
-    except DuplicateModule as error:  # load_plugin_dir drops duplicates; kept as a guard
+    except DuplicateModule as error:  # load_plugin_set drops duplicates; kept as a guard
         print(f"pas host plan: {error}", file=sys.stderr)
         return ExitCode.USAGE
     usage = [p for p in plan.problems if p.code in USAGE_CODES]
@@ -81,4 +86,4 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     located = [locate(p, inputs) for p in plan.problems]
     print(_json(plan, located, problems) if args.format == "json" else _text(plan, located, problems))
-    return ExitCode.worst(exit_code(problems), exit_code(located))
+    return ExitCode.worst(exit_code_of(problems), exit_code_of(located))

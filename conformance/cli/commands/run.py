@@ -28,7 +28,9 @@ terminal, unless --quiet.
 
 exit status: 0 every scenario passed (expected failures and skips allowed),
 1 failures, errors or stale expected failures (or --max-time / -x stopped the run),
-2 usage or input errors, an implementation that cannot be started, or nothing to test,
+2 usage or input errors (a python: implementation whose info, start or apply is missing
+or has the wrong signature, said once, at its file and line), an implementation that cannot
+be started, or nothing to test,
 128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"""
 
 
@@ -101,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
                 # Started now, it spends its start-up while the suite loads (issue 18).
                 adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages,
                                       start_early=True)
-            except BadImplementation as error:
-                return _usage([error])
+            except BadImplementation as error:  # one message (a line per problem at the user's file:line)
+                return _usage(error.problems or [error])
             prepared = _prepare(args)
         if isinstance(prepared, int):
             close_adapter(adapter, "run")
@@ -137,6 +139,7 @@ def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
 
 def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], guard) -> int:
     """Run under the caller's signal guard, stream the report, close the implementation on every path."""
+    from conformance.cli.exit_status import run_exit_code
     from conformance.cli.signals import close_adapter, finish
     from conformance.report import use_color
     from conformance.report.progress import RunProgress
@@ -161,10 +164,8 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
     finally:  # a signal here raises once at most (later ones are ignored): retrying finishes the job
         finish(progress.close)
         close_adapter(adapter, "run")
-    written = sink.finish(result)
+    code = run_exit_code(result, signum=guard.signum)
+    written = sink.finish(result, exit_code=code)
     if result.stop is not None:
         print(f"pas run: {result.stop.message}", file=sys.stderr)
-    code = result.exit_code
-    if guard.signum is not None:
-        code = ExitCode.for_signal(guard.signum)
     return code if written else ExitCode.worst(code, ExitCode.USAGE)

@@ -12,31 +12,31 @@ HELP = "Run a short script on the reference scheduler and show, run by run, what
 
 _EPILOG = """\
 script commands (one per line or separated by ';', '#' starts a comment):
-  run [CONV]                          start a run
-  activate MODULE [ROUNDS] [in CONV]  the model calls activate_plugin
-  extend MODULE [ROUNDS] [in CONV]    the model calls extend_plugin_activation
-  strategy MODULE auto|allow_sleep|forbid_sleep
-  enable MODULE | disable MODULE      admin actions
-  scheduler on|off                    switch the plugin_activation scheduler
-  restart                             restart the host (stored counters survive)
-  conversation CONV                   default conversation for later commands (main)
-  adapter NAME|none                   adapter of later runs and calls (none: any)
+{commands}
 ROUNDS is read as JSON when it parses (2.5 and "x" test invalid_argument).
 
 With no --plugins and no --host the bundled example plugins and host config are used;
 with --plugins but no --host every plugin in the folder is enabled. With no script the
 bundled default script runs (the worked example: weather activated for 3 runs).
 
-exit status: 0 done, 2 bad script, plugin or host files"""
+--plugins is read as pas validate reads a path (a folder, searched recursively for *.yaml,
+*.yml and *.json, or one file): the same documents, kinds and problems. Host configs and
+other documents found there are checked but not used as plugins.
+
+exit status: 0 done, 1 errors in the plugin or host files (as pas validate reports them),
+2 bad script, a missing or unreadable path, or no plugin manifest at all"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas simulate``."""
+    from conformance.tools.simulate.script import command_help  # the commands come from the step table
+
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = _EPILOG
+    parser.epilog = _EPILOG.format(commands=command_help())
     parser.add_argument("script", nargs="?", help="the script text, e.g. \"run; activate weather; run\"")
     parser.add_argument("--script", dest="script_file", metavar="FILE", help="read the script from FILE")
-    parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests (default: the bundled examples)")
+    parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests, or one manifest file "
+                        "(default: the bundled examples)")
     parser.add_argument("--host", metavar="FILE", help="host config file (default: see below)")
     parser.add_argument("-f", "--format", choices=("table", "json"), default="table", help="output format (default: table)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
@@ -80,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     result = simulate(text, plugins=args.plugins, host=args.host, script_name=name, text=args.text)
     sys.stderr.write(render_problems(result.problems, result.script_problems, color=stderr_color))
     if not result.ok:
-        return ExitCode.USAGE
+        from conformance.cli.exit_status import problems_exit_code as exit_code_of
+
+        return ExitCode.USAGE if result.script_problems else exit_code_of(result.problems)
     from conformance.cli.commands._output import write_report
 
     report = render_json(result) if args.format == "json" else render_steps(result, text=args.text,

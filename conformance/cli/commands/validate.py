@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 
@@ -91,6 +92,9 @@ def _run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     settings = Settings(config=config, kind=Kind(_KINDS[args.kind]) if args.kind else None, jobs=args.jobs or 0)
     outcome = check_paths(args.paths, settings)
+    from conformance.validate.source_map import map_to_sources
+
+    outcome = dataclasses.replace(outcome, problems=map_to_sources(outcome.problems))  # extracted manifests: the .py line
     return _report(outcome, args)
 
 
@@ -122,15 +126,17 @@ def _config(args: argparse.Namespace):  # -> Config
 
 
 def _report(outcome, args: argparse.Namespace) -> int:
+    from conformance.cli.exit_status import validation_exit_code
     from conformance.report import use_color
     from conformance.report.problems import default_format, render
 
     fmt = args.format or default_format(os.environ)
     color = fmt == "text" and args.output is None and use_color(args.color, sys.stdout)
-    text = render(outcome, fmt, color=color, strict=args.strict, quiet=args.quiet)
+    code = validation_exit_code(outcome, strict=args.strict)
+    text = render(outcome, fmt, color=color, strict=args.strict, quiet=args.quiet, exit_code=code)
     if not write_report(text, args.output or None, command="validate"):
         return ExitCode.USAGE
-    return outcome.exit_code(strict=args.strict)
+    return code
 
 
 def _list_rules() -> int:

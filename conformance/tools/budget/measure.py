@@ -43,6 +43,7 @@ from reference_impl.events import (
     SetScheduler,
     StartRun,
 )
+from reference_impl.frozen import thaw
 from reference_impl.model import HostConfig, Manifest, PluginState
 from reference_impl.problems import Problem, Severity, SourceLocation
 
@@ -108,12 +109,13 @@ class Budget:
     tokenizer: Tokenizer
     include_parameters: bool = False
     runs: tuple[RunBudget, ...] = ()
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Problem, ...] = ()  # the plugin and host files' (the one loader's), and warnings
+    script_problems: tuple[Problem, ...] = ()  # the script's, and a script without a run
 
     @property
     def ok(self) -> bool:
         """True when no error stopped the measurement."""
-        return all(p.severity is not Severity.ERROR for p in self.problems)
+        return not self.script_problems and all(p.severity is not Severity.ERROR for p in self.problems)
 
     def total(self, side: str) -> Size:
         """Sum over the runs of ``scheduled``, ``replies``, ``all_awake`` or ``ceiling``."""
@@ -143,14 +145,14 @@ class Budget:
             "saving_chars": round(1 - scheduled.chars / awake.chars, 4) if awake.chars else 0.0,
             "saving_ceiling": round(self.saving_ceiling, 4),
             "runs": [run.to_json() for run in self.runs],
-            "problems": [p.to_json() for p in self.problems],
+            "problems": [p.to_json() for p in (*self.problems, *self.script_problems)],
         }
 
 
 def parameters_text(manifests: Mapping[str, Manifest], views: Iterable[PluginView]) -> str:
     """The parameter schemas of every shown method, one compact JSON object per line."""
     return "\n".join(
-        json.dumps(method.parameters, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+        json.dumps(thaw(method.parameters), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
         for view in views if view.methods_shown
         for method in manifests[view.module_name].methods if method.parameters
     )
@@ -251,20 +253,23 @@ def measure_budget(
     raised; a script without a ``run`` is one, a call naming a plugin not in the set a warning.
     """
     from conformance.tools.budget.mix import default_mix, unknown_names
-    from conformance.tools.simulate.simulation import simulate
+    from conformance.tools.simulate.simulation import load_inputs, run_script
 
+    inputs = load_inputs(plugins, host)  # once: the default mix is built from the set it loads
     if script is None and plugins is None:
         script, script_name = TYPICAL_MIX.read_text(encoding="utf-8"), script_name or str(TYPICAL_MIX)
     elif script is None:
-        probe = simulate("run", plugins=plugins, host=host)  # loads the set and host; the run is discarded
-        script = default_mix(probe.manifests, probe.host) if probe.ok and probe.host else ""
         script_name = script_name or DEFAULT_MIX_NAME
     script_name = script_name or "script"
     tokenizer = tokenizer or load_tokenizer()
-    loaded = simulate(script, plugins=plugins, host=host, script_name=script_name)
-    budget = Budget(plugins_source=loaded.plugins_source, host_source=loaded.host_source, script_source=script_name,
-                    tokenizer=tokenizer, include_parameters=include_parameters,
-                    problems=loaded.problems + loaded.script_problems)
+    budget = Budget(plugins_source=inputs.plugins_source, host_source=inputs.host_source, script_source=script_name,
+                    tokenizer=tokenizer, include_parameters=include_parameters, problems=inputs.problems)
+    if script is None:  # the mix is built from the set: none when the set has errors (they say why)
+        if not inputs.ok or inputs.host is None:
+            return budget
+        script = default_mix(inputs.plugins.manifests, inputs.host)
+    loaded = run_script(script, inputs, script_name=script_name)
+    budget = replace(budget, script_problems=loaded.script_problems)
     if not loaded.ok:
         return budget
     assert loaded.host is not None  # an ok simulation has its host config
@@ -274,7 +279,7 @@ def measure_budget(
     if not any(isinstance(c.event, StartRun) for c in commands):
         problem = Problem(code="no-run", message="the script starts no run; add at least one 'run'",
                           source=SourceLocation(path=script_name, line=1, column=1))
-        return replace(budget, problems=(*budget.problems, problem))
+        return replace(budget, script_problems=(*budget.script_problems, problem))
     meter = _Meter(tokenizer, {m.module_name: m for m in loaded.manifests}, include_parameters)
     events = [c.event for c in commands]
     rows = _scheduled(commands, _engine(loaded.manifests, loaded.host), meter)

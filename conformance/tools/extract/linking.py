@@ -4,8 +4,10 @@ NekroAgent lists a plugin's methods in the order they were mounted, that is in t
 Python executed the ``mount_*`` calls while importing the plugin. That order is rebuilt by
 running the files in import order: a package starts at its ``__init__.py``, a lone file at
 itself; each statement-level import of another file of the set runs that file (once) at the
-import's line, before the mounts that follow it. A file of a package that no import reaches is
-never run by NekroAgent: its mounts are left out, with a warning.
+import's line, before the mounts that follow it. Every import Python runs while importing the
+module counts (:mod:`conformance.tools.extract.imports`: nested in ``if``/``try``/``with``
+blocks, ``importlib.import_module`` with a literal name). A file of a package that no import
+reaches is never run by NekroAgent: its mounts are left out, with a warning.
 """
 
 from __future__ import annotations
@@ -137,14 +139,24 @@ def _filter_note(mount: Mount) -> Problem:
                    "NekroAgent can show (an upper bound)")
 
 
+def _unreached(source: SourceLocation, dynamic: list[SourceLocation]) -> Problem:
+    """The warning for a mount in a file no import reaches; it names a run-time import that might reach it."""
+    if dynamic:
+        return warning("unimported-module", f"no import pas extract can follow reaches this file, but the "
+                       f"import_module(...) at {dynamic[0]} builds its module name at run time and may load it; "
+                       "write that name as a string literal so that it can be followed. This mount is left out", source)
+    return warning("unimported-module", "no import of the plugin package reaches this file, so NekroAgent never runs "
+                   "it and this mount is left out", source)
+
+
 def link(scans: Sequence[FileScan]) -> tuple[list[Plugin], list[Problem]]:
     """The plugins of all files with their mounted methods in mount order; problems for what cannot be linked."""
     files = _Files(scans)
     order, unreached = execution_order(scans)
     problems: list[Problem] = []
+    dynamic = [where for scan in scans for where in scan.unresolved_imports]
     for scan in unreached:
-        problems += [warning("unimported-module", "no import of the plugin package reaches this file, so NekroAgent "
-                              "never runs it and this mount is left out", m.source) for m in scan.mounts]
+        problems += [_unreached(m.source, dynamic) for m in scan.mounts]
     methods: dict[tuple[str, str], list[Method]] = {}
     injects: set[tuple[str, str]] = set()
     filters: dict[tuple[str, str], SourceLocation] = {}

@@ -13,16 +13,21 @@ Each method is what NekroAgent shows the model: ``name`` is the function's name,
 written, no dedent: that is NekroAgent 2.4.0's rendering), ``parameters`` the signature as a
 JSON Schema. The mount's ``description=`` (WebUI only) becomes ``label``, its ``name=``
 ``x-nekro-name``. Multi-line descriptions are written as YAML literal blocks (``|-``).
+
+Beside the manifests, ``write_outputs`` writes a source map (:mod:`conformance.documents.
+source_map`): for each manifest, where in the Python source each field and method came from,
+so that ``pas validate`` reports a problem at the ``.py`` line.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.documents import source_map
 from conformance.tools.extract.model import Plugin
 from reference_impl.problems import Problem, Severity, SourceLocation
 
@@ -41,6 +46,7 @@ class Output:
     text: str
     module_name: str
     source: SourceLocation
+    sources: Mapping[str, SourceLocation] = field(default_factory=dict)  # JSON pointer -> where it was written
 
 
 def manifest_doc(plugin: Plugin) -> dict[str, Any]:
@@ -75,29 +81,37 @@ def _method_doc(method: Any) -> dict[str, Any]:
     return doc
 
 
+def source_pointers(plugin: Plugin) -> dict[str, SourceLocation]:
+    """JSON pointer into the manifest -> where it was written: the call, each field, each method's ``def``."""
+    found = {"": plugin.source}
+    found.update({f"/{_RENAMED.get(key, key)}": located.source for key, located in plugin.fields.items()})
+    found.update({f"/methods/{index}": method.source for index, method in enumerate(plugin.methods)})
+    return found
+
+
 def _field_source(plugin: Plugin, pointer: str) -> SourceLocation:
     """Where the value at ``pointer`` was written in the Python source (the call when unknown)."""
-    parts = pointer.strip("/").split("/")
-    if parts[0] == "methods" and len(parts) > 1 and parts[1].isdigit() and int(parts[1]) < len(plugin.methods):
-        return plugin.methods[int(parts[1])].source
-    key = {v: k for k, v in _RENAMED.items()}.get(parts[0], parts[0])
-    located = plugin.fields.get(key)
-    return located.source if located else plugin.source
+    return source_map.origin(source_pointers(plugin), pointer) or plugin.source
 
 
 def check_manifest(plugin: Plugin, doc: Mapping[str, Any]) -> list[Problem]:
-    """Schema problems of ``doc``, located in the plugin's Python source."""
-    from conformance.documents.loader import parse_documents
-    from conformance.documents.schemas import check_against
+    """Schema problems of ``doc``, located in the plugin's Python source.
 
-    text = render_yaml(doc, plugin)
-    documents, problems = parse_documents(text, "<generated manifest>")
-    if problems or len(documents) != 1 or documents[0].value != doc:  # YAML 1.1 dumper vs 1.2 reader
+    The YAML text that would be written is read back by the one loader
+    (:func:`conformance.documents.sets.load_text`), as ``pas validate`` and ``pas simulate`` will
+    read the file: it must hold one document, of kind plugin-manifest, equal to ``doc``.
+    """
+    from conformance.documents.kinds import Kind
+    from conformance.documents.sets import load_text
+    from conformance.documents.walk import Target
+
+    loaded = load_text(render_yaml(doc, plugin), Target(path=f"<generated {doc.get('module_name')}.yaml>"))
+    documents = loaded.documents
+    if loaded.problems or len(documents) != 1 or documents[0].kind is not Kind.MANIFEST or documents[0].doc.value != doc:
         return [Problem(code="internal-error", message="the generated YAML does not read back as the manifest "
                         "(a bug in pas extract; please report it)", source=plugin.source)]
-    found = check_against("plugin-manifest", documents[0])
     return [Problem(code="invalid-manifest", message=f"the manifest would not be valid: {p.message}", pointer=p.pointer,
-                    source=_field_source(plugin, p.pointer), severity=Severity.ERROR) for p in found]
+                    source=_field_source(plugin, p.pointer), severity=Severity.ERROR) for p in documents[0].problems]
 
 
 def render_yaml(doc: Mapping[str, Any], plugin: Plugin) -> str:
@@ -148,16 +162,19 @@ def plan_outputs(plugins: Sequence[Plugin]) -> tuple[list[Output], list[Problem]
             continue
         taken[module] = plugin.source
         outputs.append(Output(filename=f"{module}.yaml", text=render_yaml(doc, plugin), module_name=module,
-                              source=plugin.source))
+                              source=plugin.source, sources=source_pointers(plugin)))
     return outputs, problems
 
 
 def write_outputs(outputs: Iterable[Output], directory: Path) -> list[Path]:
-    """Write every output into ``directory`` (created if needed); raises OSError when it cannot."""
+    """Write every output into ``directory`` (created if needed), then the source map; raises OSError when it cannot."""
     directory.mkdir(parents=True, exist_ok=True)
-    written = []
+    written, entries = [], {}
     for output in outputs:
         path = directory / output.filename
         path.write_text(output.text, encoding="utf-8")
         written.append(path)
+        entries[output.filename] = (source_map.digest(path.read_bytes()), output.sources)
+    if entries:
+        source_map.write(directory, entries)
     return written

@@ -54,6 +54,7 @@ class FileScan:
     functions: Mapping[str, mounting.Function] = field(default_factory=dict)
     imports: Mapping[str, tuple[int, str, str]] = field(default_factory=dict)  # local name -> (level, module, name)
     import_lines: tuple[tuple[int, int, str, tuple[str, ...]], ...] = ()  # (line, level, module, names)
+    unresolved_imports: tuple[SourceLocation, ...] = ()  # import_module(...) calls with a name built at run time
     problems: tuple[Problem, ...] = ()
 
 

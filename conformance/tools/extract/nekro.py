@@ -122,7 +122,8 @@ def _scan_tree(tree: ast.Module, reader: Reader) -> FileScan:
     mounts, found = mounting.mounts(reader, tree)
     return FileScan(path=reader.path, plugins=tuple(plugins), mounts=tuple(mounts),
                     functions=mounting.functions(reader, tree), imports=reader.imports,
-                    import_lines=tuple(reader.import_lines), problems=tuple(problems + found))
+                    import_lines=tuple(reader.import_lines), unresolved_imports=tuple(reader.unresolved_imports),
+                    problems=tuple(problems + found))
 
 
 def extract(sources: Iterable[tuple[str, str]]) -> tuple[list[Plugin], list[Problem]]:

@@ -1,5 +1,9 @@
 """Reading one parsed NekroAgent plugin file: constant values, imports, and where nodes are.
 
+The imports recorded are every one Python runs while the module is imported (see
+:mod:`conformance.tools.extract.imports`): top-level ones, those inside ``if``/``try``/``with``
+blocks, and ``importlib.import_module``/``__import__`` calls with a literal name.
+
 A value is read only when it is written literally: string, boolean, number and ``None``
 constants, lists of them, implicit concatenation, ``+`` between strings, f-strings without
 placeholders, and names bound once at module level to such values. Anything else raises
@@ -11,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Any, TypeGuard
 
+from conformance.tools.extract.imports import DynamicImports, import_time
 from reference_impl.problems import SourceLocation
 
 
@@ -32,9 +37,27 @@ class Reader:
         self.constants: dict[str, ast.expr | None] = {}  # None: bound more than once, or not by '='
         self.imports: dict[str, tuple[int, str, str]] = {}
         self.import_lines: list[tuple[int, int, str, tuple[str, ...]]] = []  # (line, level, module, names)
+        self.unresolved_imports: list[SourceLocation] = []  # import_module(...) of a name built at run time
         self.plugin_names = {"NekroPlugin"}
         for node in tree.body:
             self._bind(node)
+        self._read_imports(tree)
+
+    def _read_imports(self, tree: ast.Module) -> None:
+        """Imports nested in blocks that run at import time, and dynamic ones (module-level constants stay top-level)."""
+        dynamic = DynamicImports()
+        for node in import_time(tree.body):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                dynamic.learn(node)
+                if node not in tree.body:
+                    self._bind(node)
+        for node in import_time(tree.body):
+            for found in dynamic.find(node):
+                if found.module is None:
+                    self.unresolved_imports.append(self.at(found.line, found.column))
+                else:
+                    self.import_lines.append((found.line, found.level, found.module, ()))
+        self.import_lines.sort(key=lambda entry: entry[0])
 
     def _bind(self, node: ast.stmt) -> None:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -63,9 +86,12 @@ class Reader:
 
     def where(self, node: ast.AST) -> SourceLocation:
         """The 1-based line and *character* column of a node (ast counts UTF-8 bytes)."""
-        line = getattr(node, "lineno", 1)
+        return self.at(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
+
+    def at(self, line: int, col_offset: int) -> SourceLocation:
+        """The location of an ast position: ``col_offset`` counts UTF-8 bytes, the result's column characters."""
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        column = len(text.encode("utf-8")[: getattr(node, "col_offset", 0)].decode("utf-8", "replace")) + 1
+        column = len(text.encode("utf-8")[:col_offset].decode("utf-8", "replace")) + 1
         return SourceLocation(path=self.path, line=line, column=column)
 
     def value(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> Any:

@@ -2,10 +2,13 @@
 
 A script is a list of commands (see :data:`USAGE`), one per line or separated by ``;``,
 with ``#`` comments. ``conversation`` and ``adapter`` change the defaults of later
-commands; the others each become one scheduler event. ROUNDS is read as JSON when it
-parses as JSON (``2.5`` and ``"x"`` reach the scheduler as a float and a string, so they
-test ``invalid_argument``), otherwise as the bare word. Names may be double-quoted JSON
-strings. :func:`parse_script` returns every problem, not only the first.
+commands; the others each become one scheduler event. Those come from the step table
+(conformance.documents.step_table): a row's ``script`` gives its word and arguments, which fill
+the keys of a scenario step that the row then reads, so a command means what the same step in a
+scenario file means. ROUNDS is read as JSON when it parses as JSON (``2.5`` and ``"x"`` reach
+the scheduler as a float and a string, so they test ``invalid_argument``), otherwise as the bare
+word. Names may be double-quoted JSON strings. :func:`parse_script` returns every problem, not
+only the first.
 """
 
 from __future__ import annotations
@@ -16,23 +19,13 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from reference_impl.events import (
-    OMITTED,
-    Activate,
-    Disable,
-    Enable,
-    Event,
-    Extend,
-    Restart,
-    SetScheduler,
-    SetStrategy,
-    StartRun,
-)
+from conformance.documents.step_form import Arg, ArgKind, Script, StepContext, StepRow
+from conformance.documents.step_table import DEFAULT_CONVERSATION, SCRIPT_ROWS
+from reference_impl.events import Event
+from reference_impl.host_commands import HOST_COMMAND_TYPES
 from reference_impl.problems import Problem, SourceLocation
-
-DEFAULT_CONVERSATION = "main"
 
 # One token: a comment, a separator, a JSON string, a bare word, or a stray quote.
 _TOKEN = re.compile(r'\s*(?:(?P<comment>#.*)|(?P<semi>;)|(?P<string>"(?:[^"\\]|\\.)*")|(?P<word>[^\s;#"]+)|(?P<bad>"))')
@@ -98,7 +91,7 @@ def _tokenize(line: str) -> tuple[list[list[_Token]], _ScriptError | None]:
     return [tokens for tokens in commands if tokens], None
 
 
-def _rounds(token: _Token) -> Any:
+def _json_or_word(token: _Token) -> Any:
     try:
         value = json.loads(token.text)
     except ValueError:
@@ -107,60 +100,68 @@ def _rounds(token: _Token) -> Any:
     return token.text if isinstance(value, float) and not math.isfinite(value) else value
 
 
-def _arity(name: _Token, args: Sequence[_Token], wanted: Sequence[str], optional: int = 0) -> None:
-    """Check the argument count; ``wanted`` names the arguments, the last ``optional`` may be left out."""
-    if len(args) < len(wanted) - optional:
+def _arity(name: _Token, args: Sequence[_Token], wanted: Sequence[str]) -> None:
+    """Check the argument count of a command whose arguments are all required."""
+    if len(args) < len(wanted):
         raise _ScriptError("missing-argument", f"'{name.text}' needs {wanted[len(args)]}", name.column)
     if len(args) > len(wanted):
         extra = args[len(wanted)]
         raise _ScriptError("unexpected-argument", f"'{name.text}' takes no argument {extra.text!r} here", extra.column)
 
 
-def _call(event_type: type, name: _Token, args: list[_Token], ctx: _Context) -> Event:
-    """``activate|extend MODULE [ROUNDS] [in CONV]``."""
-    _arity(name, args[:1], ["MODULE"])
-    rest = args[1:]
-    rounds: Any = OMITTED
-    if rest and rest[0].text != "in":
-        rounds, rest = _rounds(rest[0]), rest[1:]
-    conversation = ctx.conversation
+def _value(arg: Arg, token: _Token, command: str) -> Any:
+    """One argument's value, read as its kind says."""
+    if arg.kind is ArgKind.JSON:
+        return _json_or_word(token)
+    if arg.kind is ArgKind.CHOICE:
+        for word, value in arg.choices:
+            if token.text == word:
+                return value
+        words = " or ".join(word for word, _ in arg.choices)
+        raise _ScriptError("bad-value", f"'{command}' takes {words}, not {token.text!r}", token.column)
+    return token.word
+
+
+def _arguments(script: Script, head: _Token, tokens: list[_Token]) -> dict[str, Any]:
+    """The step keys a command's arguments fill, in the order of its usage; raises _ScriptError.
+
+    An optional argument is left out when its token is missing or is a later keyword
+    (``activate weather in side`` has no ROUNDS); a keyword argument is written ``in CONV``.
+    """
+    given: dict[str, Any] = {}
+    rest = list(tokens)
+    keywords = {arg.keyword for arg in script.args if arg.keyword}
+    for arg in script.args:
+        if arg.keyword and rest and rest[0].text != arg.keyword:
+            raise _ScriptError("unexpected-argument", f"expected '{arg.usage.strip('[]')}', not {rest[0].text!r}",
+                               rest[0].column)
+        if not rest or (not arg.keyword and arg.optional and rest[0].text in keywords):
+            if arg.optional:
+                continue
+            raise _ScriptError("missing-argument", f"'{head.text}' needs {arg.usage}", head.column)
+        if arg.keyword:
+            keyword = rest.pop(0)
+            if not rest:
+                raise _ScriptError("missing-argument", f"'{keyword.text}' needs {arg.shown}", keyword.column)
+        given[arg.key] = _value(arg, rest.pop(0), head.text)
     if rest:
-        if rest[0].text != "in":
-            raise _ScriptError("unexpected-argument", f"expected 'in CONV', not {rest[0].text!r}", rest[0].column)
-        _arity(rest[0], rest[1:], ["CONV"])
-        conversation = rest[1].word
-    return event_type(conversation=conversation, module_name=args[0].word, rounds=rounds, adapter=ctx.adapter)
+        raise _ScriptError("unexpected-argument", f"'{head.text}' takes no argument {rest[0].text!r} here",
+                           rest[0].column)
+    return given
 
 
-def _run(name: _Token, args: list[_Token], ctx: _Context) -> Event:
-    _arity(name, args, ["CONV"], optional=1)
-    conversation = args[0].word if args else ctx.conversation
-    return StartRun(conversation=conversation, adapter=ctx.adapter)
-
-
-def _strategy(name: _Token, args: list[_Token], ctx: _Context) -> Event:
-    _arity(name, args, ["MODULE", "VALUE"])
-    return SetStrategy(module_name=args[0].word, strategy=args[1].word)
-
-
-def _scheduler(name: _Token, args: list[_Token], ctx: _Context) -> Event:
-    _arity(name, args, ["on|off"])
-    if args[0].text not in ("on", "off"):
-        raise _ScriptError("bad-value", f"'scheduler' takes on or off, not {args[0].text!r}", args[0].column)
-    return SetScheduler(enabled=args[0].text == "on")
-
-
-def _admin(event_type: type) -> Callable[[_Token, list[_Token], _Context], Event]:
-    def handler(name: _Token, args: list[_Token], ctx: _Context) -> Event:
-        _arity(name, args, ["MODULE"])
-        return event_type(module_name=args[0].word)
-
-    return handler
-
-
-def _restart(name: _Token, args: list[_Token], ctx: _Context) -> Event:
-    _arity(name, args, [])
-    return Restart()
+def _event(row: StepRow, head: _Token, tokens: list[_Token], ctx: _Context) -> Event:
+    """The event of a step-table command: its arguments, with the script's defaults, read by its row."""
+    assert row.script is not None  # SCRIPT_ROWS holds rows with a script command only
+    given = _arguments(row.script, head, tokens)
+    keys = {key.name for key in row.keys}
+    if "conversation" in keys:
+        given.setdefault("conversation", ctx.conversation)
+    if "adapter" in keys and ctx.adapter is not None:
+        given.setdefault("adapter", ctx.adapter)
+    event = row.read(given, StepContext())  # a fresh context: the script's adapter is explicit above
+    assert not isinstance(event, HOST_COMMAND_TYPES)  # host commands have no script command
+    return event
 
 
 def _conversation(name: _Token, args: list[_Token], ctx: _Context) -> None:
@@ -173,31 +174,30 @@ def _adapter(name: _Token, args: list[_Token], ctx: _Context) -> None:
     ctx.adapter = None if args[0].text == "none" else args[0].word
 
 
-_COMMANDS: dict[str, Callable[[_Token, list[_Token], _Context], Event | None]] = {
-    "run": _run,
-    "activate": lambda name, args, ctx: _call(Activate, name, args, ctx),
-    "extend": lambda name, args, ctx: _call(Extend, name, args, ctx),
-    "strategy": _strategy,
-    "enable": _admin(Enable),
-    "disable": _admin(Disable),
-    "scheduler": _scheduler,
-    "restart": _restart,
-    "conversation": _conversation,
-    "adapter": _adapter,
+#: The commands that only change the defaults of later commands: handler, usage and meaning.
+_SETTINGS: Final[dict[str, tuple[Callable[[_Token, list[_Token], _Context], None], str, str]]] = {
+    "conversation": (_conversation, "conversation CONV", "default conversation for later commands (main)"),
+    "adapter": (_adapter, "adapter NAME|none", "adapter of later runs and calls (none: any)"),
 }
-COMMANDS = tuple(_COMMANDS)
-USAGE = {
-    "run": "run [CONV]",  # start a run (in the default conversation unless CONV)
-    "activate": "activate MODULE [ROUNDS] [in CONV]",  # the model calls activate_plugin
-    "extend": "extend MODULE [ROUNDS] [in CONV]",  # the model calls extend_plugin_activation
-    "strategy": "strategy MODULE auto|allow_sleep|forbid_sleep",  # an admin sets a strategy
-    "enable": "enable MODULE",
-    "disable": "disable MODULE",
-    "scheduler": "scheduler on|off",  # switch the plugin_activation scheduler
-    "restart": "restart",  # the host restarts; persisted counters survive
-    "conversation": "conversation CONV",  # default conversation of later commands (main)
-    "adapter": "adapter NAME|none",  # adapter of later runs and calls (none: any)
-}
+COMMANDS: Final = (*SCRIPT_ROWS, *_SETTINGS)
+#: Each command's usage line.
+USAGE: Final = {**{word: row.script.usage for word, row in SCRIPT_ROWS.items() if row.script},
+                **{word: usage for word, (_, usage, _) in _SETTINGS.items()}}
+_MEANING: Final = {**{word: row.script.meaning for word, row in SCRIPT_ROWS.items() if row.script},
+                   **{word: meaning for word, (_, _, meaning) in _SETTINGS.items()}}
+_USAGE_WIDTH: Final = 34
+
+
+def command_help() -> str:
+    """The script commands as ``pas simulate --help`` lists them: usage, then what it does."""
+    lines = []
+    for word in COMMANDS:
+        usage, meaning = USAGE[word], _MEANING[word]
+        if len(usage) > _USAGE_WIDTH:
+            lines += [f"  {usage}", f"  {'':{_USAGE_WIDTH}}  {meaning}"]
+        else:
+            lines.append(f"  {usage:{_USAGE_WIDTH}}  {meaning}")
+    return "\n".join(lines)
 
 
 def _unknown(token: _Token) -> _ScriptError:
@@ -210,17 +210,17 @@ def _unknown(token: _Token) -> _ScriptError:
 def _command(tokens: list[_Token], line: str, number: int, ctx: _Context) -> ScriptCommand | None:
     """One command; None for the ones that only change defaults. Raises _ScriptError."""
     head, args = tokens[0], tokens[1:]
-    handler = _COMMANDS.get(head.text)
-    if handler is None:
+    if head.text not in USAGE:
         raise _unknown(head)
     try:
-        event = handler(head, args, ctx)
+        if head.text in _SETTINGS:
+            _SETTINGS[head.text][0](head, args, ctx)
+            return None
+        event = _event(SCRIPT_ROWS[head.text], head, args, ctx)
     except _ScriptError as error:
         if error.code in ("missing-argument", "unexpected-argument"):
             error.message += f" (usage: {USAGE[head.text]})"
         raise
-    if event is None:
-        return None
     source = line[head.column - 1 : tokens[-1].column - 1 + len(tokens[-1].text)]
     return ScriptCommand(line=number, column=head.column, text=source, event=event)
 

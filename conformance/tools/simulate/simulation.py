@@ -1,23 +1,22 @@
 """``pas simulate``: drive the reference scheduler with a tiny script and record what it shows.
 
 The script language is :mod:`conformance.tools.simulate.script`; this module reads the script
-file, loads the plugin and host files, and runs the commands on the reference engine.
+file, loads the plugin and host files through the one loader
+(:func:`conformance.documents.plugin_set.load_plugin_set`, the loading ``pas validate`` does),
+and runs the commands on the reference engine.
 Nothing here prints: :func:`simulate` returns a frozen :class:`Simulation` and
 ``conformance.tools.simulate.report`` renders it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
-from conformance.documents.loader import DOCUMENT_SUFFIXES, YamlDocument, load_mapping
-from conformance.documents.suggest import check_with_hints
-from conformance.documents.walk import walk_folder
+from conformance.documents.loader import YamlDocument
+from conformance.documents.plugin_set import PluginSet, load_plugin_set
 from conformance.tools.simulate.script import ScriptCommand, parse_script
-from reference_impl.errors import MalformedDocument
 from reference_impl.events import Observation
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Problem, Severity, SourceLocation, pointer_join
@@ -80,69 +79,40 @@ def read_script(path: Path | str) -> tuple[str | None, tuple[Problem, ...]]:
 
 # --- plugin and host files --------------------------------------------------------------
 
-_WHERE_KIND_GOES = {"plugin-manifest": "put it in the --plugins folder", "host-config": "pass it with --host"}
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Inputs:
+    """The plugin set and host config a simulation runs on, with their names for reports.
 
-def _load_document(path: Path, schema: str, build: Callable[[Any], Any]) -> tuple[Any, YamlDocument | None, list[Problem]]:
-    """Load, schema-check and build one document; the value is None when there are problems."""
-    doc, problems = load_mapping(path)
-    if doc is None:
-        return None, None, problems
-    kind = doc.value.get("kind")
-    if kind in _WHERE_KIND_GOES and kind != schema:
-        return None, doc, [Problem(code="wrong-kind", message=f"this is a {kind}; {_WHERE_KIND_GOES[kind]}",
-                                   pointer="/kind", source=doc.where("/kind"))]
-    problems = check_with_hints(schema, doc)
-    if problems:
-        return None, doc, problems
-    try:
-        return build(doc.value), doc, []
-    except MalformedDocument as error:  # the schema should have caught it; report, never raise
-        pointer = f"/{error.field}" if error.field else ""
-        return None, doc, [Problem(code="malformed", message=str(error), pointer=pointer, source=doc.where(pointer))]
-
-
-def load_plugins(directory: Path | str) -> tuple[tuple[Manifest, ...], tuple[Problem, ...]]:
-    """Load every manifest (``*.yaml``, ``*.yml``, ``*.json``) under ``directory``, in path order.
-
-    The folder is walked by :func:`conformance.documents.walk.walk_folder` (recursive, each file
-    once, special files refused), as by ``pas host plan`` and ``pas validate``. Returns the
-    manifests that loaded and every problem: a missing or empty folder, file and schema
-    problems, and module names declared twice.
+    The host config defaults to the bundled example's when ``plugins`` is left out too, and
+    otherwise to one that enables every plugin of the set.
     """
-    folder = Path(directory)
-    where = SourceLocation(path=str(folder))
-    if not folder.exists():
-        return (), (Problem(code="missing-directory", message="the plugin folder does not exist", source=where),)
-    if not folder.is_dir():
-        return (), (Problem(code="not-a-directory", message="--plugins needs a folder of manifests", source=where),)
-    walk = walk_folder(folder)
-    if not walk.files and not walk.problems:
-        suffixes = ", ".join(DOCUMENT_SUFFIXES)
-        return (), (Problem(code="no-manifests", message=f"the folder holds no manifest files ({suffixes})",
-                            source=where),)
-    files = walk.files
-    manifests: dict[str, tuple[Manifest, Path]] = {}
-    problems: list[Problem] = list(walk.problems)
-    for path in files:
-        manifest, doc, file_problems = _load_document(path, "plugin-manifest", Manifest.from_json)
-        problems += file_problems
-        if manifest is None or doc is None:  # a manifest is only ever built from a loaded document
-            continue
-        if manifest.module_name in manifests:
-            first = manifests[manifest.module_name][1]
-            problems.append(Problem(code="duplicate-module-name",
-                                    message=f"module_name '{manifest.module_name}' is already declared by {first}; "
-                                    "rename one of them", pointer="/module_name", source=doc.where("/module_name")))
-            continue
-        manifests[manifest.module_name] = (manifest, path)
-    return tuple(m for m, _ in manifests.values()), tuple(problems)
+
+    plugins: PluginSet
+    host: HostConfig | None
+    plugins_source: str
+    host_source: str
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when no error stops a simulation on these inputs."""
+        return all(p.severity is not Severity.ERROR for p in self.problems)
 
 
-def load_host(path: Path | str) -> tuple[HostConfig | None, YamlDocument | None, tuple[Problem, ...]]:
-    """Load and check a host config; the config is None when it has problems."""
-    host, doc, problems = _load_document(Path(path), "host-config", HostConfig.from_json)
-    return host, doc, tuple(problems)
+def load_inputs(plugins: Path | str | None = None, host: Path | str | None = None) -> Inputs:
+    """Load the plugin set and host config through the one loader (:func:`load_plugin_set`); never raises."""
+    plugins_dir = Path(plugins) if plugins is not None else EXAMPLE_PLUGINS
+    host_path = Path(host) if host is not None else (EXAMPLE_HOST if plugins is None else None)
+    loaded = load_plugin_set(plugins_dir, host_path)
+    problems = list(loaded.problems)
+    config = loaded.host
+    if host_path is None:
+        config = HostConfig(enabled=tuple(m.module_name for m in loaded.manifests))
+    elif config is not None and loaded.host_doc is not None and loaded.manifests:
+        problems += _host_warnings(config, loaded.host_doc, loaded.manifests)
+    return Inputs(plugins=loaded, host=config, plugins_source=str(plugins_dir),
+                  host_source=str(host_path or "(every plugin enabled)"), problems=tuple(problems))
 
 
 def _host_warnings(host: HostConfig, doc: YamlDocument, manifests: Sequence[Manifest]) -> list[Problem]:
@@ -172,32 +142,26 @@ def simulate(
 ) -> Simulation:
     """Run ``script`` on the reference scheduler and return every step's observation.
 
-    ``plugins`` defaults to the bundled example set. ``host`` defaults to the bundled example
-    host config when ``plugins`` is also left out, and otherwise to a config that enables
-    every plugin of the folder. ``text`` adds the reference prompt and reply text. Input
-    problems are returned in the result, never raised.
+    ``plugins`` defaults to the bundled example set, ``host`` as :func:`load_inputs` says.
+    ``text`` adds the reference prompt and reply text. Input problems are returned in the
+    result, never raised.
     """
+    return run_script(script, load_inputs(plugins, host), script_name=script_name, text=text)
+
+
+def run_script(script: str, inputs: Inputs, *, script_name: str = "script", text: bool = False) -> Simulation:
+    """Run ``script`` on loaded ``inputs`` (see :func:`simulate`); nothing runs when the inputs have errors."""
     from reference_impl.engine import Engine
 
-    plugins_dir = Path(plugins) if plugins is not None else EXAMPLE_PLUGINS
-    host_path = Path(host) if host is not None else (EXAMPLE_HOST if plugins is None else None)
     commands, script_problems = parse_script(script, script_name)
-    manifests, plugin_problems = load_plugins(plugins_dir)
-    problems = list(plugin_problems)
-    if host_path is None:
-        config: HostConfig | None = HostConfig(enabled=tuple(m.module_name for m in manifests))
-    else:
-        config, doc, host_problems = load_host(host_path)
-        problems += host_problems
-        if config is not None and doc is not None and manifests:
-            problems += _host_warnings(config, doc, manifests)
-    result = Simulation(plugins_source=str(plugins_dir), host_source=str(host_path or "(every plugin enabled)"),
-                        manifests=manifests, host=config, problems=tuple(problems), script_problems=script_problems)
+    manifests = inputs.plugins.manifests
+    result = Simulation(plugins_source=inputs.plugins_source, host_source=inputs.host_source, manifests=manifests,
+                        host=inputs.host, problems=inputs.problems, script_problems=script_problems)
     if not result.ok:
         return result
-    assert config is not None  # a host config that did not load is an error problem, so not ok
+    assert inputs.host is not None  # a host config that did not load is an error problem, so not ok
     engine = Engine(text=text)
-    engine.start(manifests, config)
+    engine.start(manifests, inputs.host)
     steps = []
     for command in commands:
         observation = engine.apply(command.event)

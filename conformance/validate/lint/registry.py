@@ -53,7 +53,7 @@ def _loader(code: str, summary: str) -> Rule:
 
 
 _ALL = (
-    _loader("path-not-found", "a path or glob on the command line matches no file (exit 2)"),
+    _loader("path-not-found", "a path, glob or folder given matches no file: missing, or a folder with no YAML or JSON file (exit 2)"),
     _loader("unreadable", "the file exists but cannot be read (exit 2)"),
     _loader("special-file", "the path is a FIFO, socket or device, which is never opened (exit 2)"),
     _loader("file-too-large", "the file is larger than the size cap"),

@@ -14,6 +14,7 @@ import pytest
 from stdio_support import gone_soon
 
 from conformance.adapters import stdio
+from conformance.adapters.implementation import FailureKind as K
 from conformance.adapters.implementation import ImplementationFailed
 from conformance.adapters.protocol.wire import MessageInvalid
 from conformance.adapters.stdio import StdioAdapter
@@ -179,6 +180,7 @@ def test_without_check_messages_the_reference_itself_refuses_a_bad_request() -> 
         with pytest.raises(ImplementationFailed) as caught:
             adapter.send(Activate(conversation="main", module_name=["weather"]))
     assert caught.value.reason == "implementation answered 'activate' with an error [invalid-request]"
+    assert caught.value.kind is K.REFUSED and caught.value.in_flight.first.cmd == "activate"
     assert "/module_name" in caught.value.detail
 
 
@@ -267,8 +269,9 @@ def test_adapter_for_starts_a_command_early_only_when_asked() -> None:
 
 def test_send_before_start_is_a_failure_not_a_crash() -> None:
     with StdioAdapter(REFERENCE, timeout=BOUND) as adapter:
-        with pytest.raises(ImplementationFailed, match="no scenario started"):
+        with pytest.raises(ImplementationFailed, match="no scenario started") as caught:
             adapter.send(StartRun(conversation="main"))
+        assert caught.value.kind is K.NOT_STARTED
 
 
 def test_a_program_that_does_not_exist_cannot_start() -> None:
@@ -276,6 +279,7 @@ def test_a_program_that_does_not_exist_cannot_start() -> None:
     with pytest.raises(ImplementationFailed) as caught:
         adapter.hello()
     assert caught.value.reason == "could not start the implementation"
+    assert caught.value.kind is K.START_FAILED and caught.value.in_flight is None
     adapter.close()
 
 
@@ -294,39 +298,47 @@ def test_reset_and_close_are_idempotent_without_a_process() -> None:
 
 # ------------------------------------------------------------------ hostile implementations
 
-HOSTILE = [  # the fake, its arguments, the reason it must fail with, a part of the failure's detail
-    ("hostile_exit_on_hello", (), "process exited with code 1 while handling 'hello'", "I do not speak this protocol"),
-    ("hostile_crash", (), "process exited with code 3 while handling 'run'", "fatal: simulated crash in run"),
-    ("hostile_garbage", ("text",), "response to 'hello' is not JSON", "Starting scheduler v0.1"),
-    ("hostile_garbage", ("bad-utf8",), "response to 'hello' is not JSON", "can't decode byte 0xff"),
-    ("hostile_garbage", ("array",), "response to 'hello' is not a JSON object", "[1, 2, 3]"),
-    ("hostile_garbage", ("no-ok",), "response to 'hello' has no boolean 'ok'", '"result"'),
-    ("hostile_flood_line", (), "output line exceeds 1048576 bytes", "while handling 'hello'"),
-    ("hostile_flood_lines", (), "response to 'hello' is not JSON", "tick 0"),
-    ("hostile_wrong_id", (), "response id 2 does not match request id 1", "while handling 'hello'"),
-    ("hostile_deep_nesting", (), "response to 'run' is unreadable: nesting too deep", "nested deeper than"),
-    ("hostile_huge_id", (), "response to 'hello' is unreadable: integer too large", "integer string conversion"),
-    ("hostile_schema_invalid", (), "response to 'run' does not match protocol/run-response",
+HOSTILE = [  # the fake, its arguments, its failure's kind and reason, a part of its detail
+    ("hostile_exit_on_hello", (), K.EXITED, "process exited with code 1 while handling 'hello'",
+     "I do not speak this protocol"),
+    ("hostile_crash", (), K.EXITED, "process exited with code 3 while handling 'run'", "fatal: simulated crash in run"),
+    ("hostile_garbage", ("text",), K.UNREADABLE_LINE, "response to 'hello' is not JSON", "Starting scheduler v0.1"),
+    ("hostile_garbage", ("bad-utf8",), K.UNREADABLE_LINE, "response to 'hello' is not JSON", "can't decode byte 0xff"),
+    ("hostile_garbage", ("array",), K.SCHEMA, "response to 'hello' is not a JSON object", "[1, 2, 3]"),
+    ("hostile_garbage", ("no-ok",), K.SCHEMA, "response to 'hello' has no boolean 'ok'", '"result"'),
+    ("hostile_flood_line", (), K.LINE_TOO_LONG, "output line exceeds 1048576 bytes", "while handling 'hello'"),
+    ("hostile_flood_lines", (), K.UNREADABLE_LINE, "response to 'hello' is not JSON", "tick 0"),
+    ("hostile_wrong_id", (), K.WRONG_ID, "response id 2 does not match request id 1", "while handling 'hello'"),
+    ("hostile_deep_nesting", (), K.UNREADABLE_LINE, "response to 'run' is unreadable: nesting too deep",
+     "nested deeper than"),
+    ("hostile_huge_id", (), K.UNREADABLE_LINE, "response to 'hello' is unreadable: integer too large",
+     "integer string conversion"),
+    ("hostile_schema_invalid", (), K.SCHEMA, "response to 'run' does not match protocol/run-response",
      "/result/plugins/0/state: 'awake' is not allowed here"),
-    ("hostile_error", (), "implementation answered 'run' with an error [not-implemented]", "run is not implemented yet"),
-    ("hostile_version", (), "protocol version mismatch: the implementation speaks 2, this runner speaks 1", ""),
+    ("hostile_error", (), K.REFUSED, "implementation answered 'run' with an error [not-implemented]",
+     "run is not implemented yet"),
+    ("hostile_version", (), K.PROTOCOL_VERSION,
+     "protocol version mismatch: the implementation speaks 2, this runner speaks 1", ""),
 ]
 
 
-@pytest.mark.parametrize(("name", "args", "reason", "detail"), HOSTILE,
-                         ids=[f"{n}-{'-'.join(a)}".rstrip("-") for n, a, _, _ in HOSTILE])
-def test_a_hostile_implementation_fails_quickly_with_a_precise_reason(
-    name: str, args: tuple[str, ...], reason: str, detail: str
+@pytest.mark.parametrize(("name", "args", "kind", "reason", "detail"), HOSTILE,
+                         ids=[f"{n}-{'-'.join(a)}".rstrip("-") for n, a, _, _, _ in HOSTILE])
+def test_a_hostile_implementation_fails_quickly_with_a_precise_kind_and_reason(
+    name: str, args: tuple[str, ...], kind: K, reason: str, detail: str
 ) -> None:
     failure, took = failure_of(fake(name, *args))
-    assert failure.reason == reason
+    assert (failure.kind, failure.reason) == (kind, reason)
     assert detail in failure.detail
+    cmd = "run" if "'run'" in reason else "hello"  # the request unanswered: what failure_of sent last
+    assert failure.in_flight is not None and failure.in_flight.first == failure.in_flight.last
+    assert failure.in_flight.first.cmd == cmd and failure.in_flight.first.id is not None
     assert took < BOUND
 
 
 def test_an_implementation_that_never_answers_hello_times_out() -> None:
     failure, took = failure_of(fake("hostile_silent", timeout=SHORT))
-    assert failure.reason == "no response to 'hello' within 0.5 s"
+    assert failure.reason == "no response to 'hello' within 0.5 s" and failure.kind is K.TIMEOUT
     assert took < BOUND
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from conformance.adapters import serve as serve_module
 from conformance.adapters import stdio
-from conformance.adapters.implementation import ImplementationFailed, stream
+from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, Sent, stream
 from conformance.adapters.inprocess import reference_adapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli.commands import serve_reference
@@ -87,9 +87,14 @@ def test_a_crash_in_the_middle_of_a_stream_is_reported_at_the_request_being_read
     adapter, _ = _recorder(monkeypatch, tmp_path, 8, PAS_FAKE_CRASH_AT="5", PAS_FAKE_SETTLE="0")
     with adapter:
         answers = adapter.stream(EVENTS, start=START)
-        with pytest.raises(ImplementationFailed, match="exited with code 3 while handling 'start'"):
+        with pytest.raises(ImplementationFailed, match="exited with code 3 while handling 'start'") as caught:
             next(answers)
         assert adapter.pid is None
+        # The answer awaited was start's, but it may have died on any request written ahead: all are named.
+        in_flight = caught.value.in_flight
+        assert caught.value.kind is FailureKind.EXITED and in_flight is not None and in_flight.pipelined
+        assert (in_flight.first, in_flight.last) == (Sent(cmd="start", id=2), Sent(cmd="run", id=9))
+        assert str(in_flight) == "'start' (request 2) to 'run' (request 9)"
         monkeypatch.delenv("PAS_FAKE_CRASH_AT")
         assert list(adapter.stream(EVENTS, start=START))[1:] == _expected()  # a fresh process
 
@@ -99,8 +104,10 @@ def test_a_failure_of_one_answer_among_those_written_ahead_names_its_own_command
     with adapter:
         answers = adapter.stream([*EVENTS[:2], Activate(conversation="", module_name="weather")], start=START)
         assert [next(answers) for _ in range(3)] == [None, *_expected()[:2]]
-        with pytest.raises(ImplementationFailed, match="implementation answered 'activate' with an error"):
+        with pytest.raises(ImplementationFailed, match="implementation answered 'activate' with an error") as caught:
             next(answers)
+    assert caught.value.kind is FailureKind.REFUSED
+    assert caught.value.in_flight == InFlight.one("activate", 5)  # the last request written: nothing after it
 
 
 def test_the_whole_suite_gives_the_same_results_with_and_without_pipelining():

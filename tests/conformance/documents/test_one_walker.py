@@ -8,11 +8,9 @@ import threading
 
 import pytest
 
-from conformance.documents.walk import expand_pattern, walk_folder
+from conformance.documents.plugin_set import load_plugin_set
+from conformance.documents.walk import collect_targets, expand_pattern, walk_folder
 from conformance.suite.scenario import find_scenario_files, load_suite
-from conformance.tools.host_plan import load_plugin_dir
-from conformance.tools.simulate.simulation import load_plugins
-from conformance.validate.check import collect_targets
 
 MANIFEST = "name: {0}\nmodule_name: {0}\nversion: 1.0.0\ndescription: The {0} plugin for tests.\n"
 
@@ -59,12 +57,9 @@ def test_validate_simulate_host_plan_and_scenarios_see_the_same_files(tmp_path):
     targets, problems = collect_targets([str(root)])
     assert {os.path.relpath(t.path, root) for t in targets} == expected
     assert "special-file" in {p.code for p in problems}
-    manifests, sim_problems = load_plugins(root)
-    assert sorted(m.module_name for m in manifests) == ["alpha", "beta", "gamma"]
-    assert "special-file" in {p.code for p in sim_problems}
-    plan_manifests, _, plan_problems = load_plugin_dir(root)
-    assert sorted(m.module_name for m in plan_manifests) == ["alpha", "beta", "gamma"]
-    assert "special-file" in {p.code for p in plan_problems}
+    plugins = load_plugin_set(root)  # simulate, budget, host plan and config explain read the folder so
+    assert sorted(m.module_name for m in plugins.manifests) == ["alpha", "beta", "gamma"]
+    assert "special-file" in {p.code for p in plugins.problems}
     files, scenario_problems = find_scenario_files([root])
     assert {p.relative_to(root).as_posix() for p in files} == expected
     assert [p.code for p in scenario_problems] == ["special-file"]

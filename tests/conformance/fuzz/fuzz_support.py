@@ -9,6 +9,8 @@ from pathlib import Path
 from types import ModuleType
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
+from conformance.fuzz.case import Case
+from conformance.fuzz.emit import check_document, dump
 from conformance.fuzz.search import FuzzOptions, FuzzResult, fuzz
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_scenario
@@ -51,6 +53,21 @@ def load(path: Path) -> Scenario:
     """Load a written scenario file; fails the test when it does not load."""
     scenario, problems = load_scenario(path)
     assert scenario is not None, problems
+    return scenario
+
+
+def loads_back(doc: dict, case: Case, folder: Path) -> Scenario:
+    """Write an emitted document as a file and load it: it must be ``case`` exactly, and pass emit's checks.
+
+    ``pas fuzz`` no longer reloads what it writes; this is where the round trip is proven.
+    """
+    path = folder / f"{doc['id']}.yaml"
+    path.write_text(dump(doc), encoding="utf-8")
+    scenario = load(path)
+    assert (scenario.plugins, scenario.host) == (case.plugins, case.host)
+    events = tuple(step.event for step in scenario.steps)
+    assert events == case.events and repr(events) == repr(case.events)  # repr: 1, 1.0 and True differ
+    assert check_document(doc, case, path=str(path), text_profile=True) == []
     return scenario
 
 

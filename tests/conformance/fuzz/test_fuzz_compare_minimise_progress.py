@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 
-from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight
 from conformance.fuzz.case import Case
-from conformance.fuzz.compare import differences
+from conformance.fuzz.compare import Disagreement, Verdict, differences
 from conformance.fuzz.minimise import minimise
 from conformance.fuzz.progress import Progress
 from conformance.fuzz.strategies import manifest
@@ -38,8 +39,25 @@ def test_the_text_is_compared_only_when_the_text_profile_is_claimed():
 
 
 def test_an_observation_too_malformed_to_compare_is_an_implementation_failure():
-    with pytest.raises(ImplementationFailed, match="malformed observation"):
+    with pytest.raises(ImplementationFailed, match="malformed observation") as caught:
         differences(0, _RUN, {"plugins": [_VIEW]}, {"plugins": 7}, text=False)
+    assert caught.value.kind is FailureKind.MALFORMED
+
+
+def _errored(kind: FailureKind, cmd: str, reason: str, request_id: int | None = None) -> Disagreement:
+    return Disagreement(verdict=Verdict.ERRORED, index=0, event=_RUN, kind=kind,
+                        in_flight=InFlight.one(cmd, request_id), reason=reason)
+
+
+def test_two_errors_are_the_same_finding_when_kind_and_command_agree_whatever_the_sentence_says():
+    crash = _errored(FailureKind.EXITED, "run", "process exited with code 3 while handling 'run'", 7)
+    assert crash.same_kind(_errored(FailureKind.EXITED, "run", "process exited with code -9 while handling 'run'", 4))
+    assert not crash.same_kind(_errored(FailureKind.TIMEOUT, "run", "process exited with code 3 while handling 'run'"))
+    assert not crash.same_kind(_errored(FailureKind.EXITED, "start", "process exited with code 3 while handling 'run'"))
+    assert not crash.same_kind(Disagreement(verdict=Verdict.FAILED, index=0, event=_RUN)) and not crash.same_kind(None)
+    # Without requests in flight (an answer too malformed to compare), the command is the step's.
+    malformed = Disagreement(verdict=Verdict.ERRORED, index=2, event=_RUN, kind=FailureKind.MALFORMED)
+    assert malformed.command == "run" and malformed.same_kind(replace(malformed, index=0, reason="other words"))
 
 
 def _case(n_noise: int) -> Case:

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import pytest
 import yaml
-from fuzz_support import load_fake
+from fuzz_support import load_fake, loads_back
 
-from conformance.adapters.inprocess import InProcessAdapter
+from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
+from conformance.documents.step_form import Unwritable
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Disagreement, Verdict, compare_case
 from conformance.fuzz.covers import derive_covers
-from conformance.fuzz.emit import Provenance, check_document, dump, scenario_document, write_scenario
+from conformance.fuzz.emit import Provenance, dump, scenario_document, write_scenario
+from conformance.fuzz.search import Finding, FuzzResult
+from conformance.fuzz.session import write_finding
 from conformance.fuzz.strategies import manifest
 from conformance.suite.attribution_table import load_table
 from conformance.suite.coverage import load_requirements
 from conformance.suite.expectations import Mismatch
 from reference_impl.engine import Engine
-from reference_impl.events import Activate, Extend, StartRun
+from reference_impl.events import Activate, Extend, SetStrategy, StartRun
 from reference_impl.model import HostConfig
 
 _ALPHA = manifest("alpha")
@@ -52,7 +56,7 @@ def test_the_dumped_text_loads_back_as_the_same_case_and_passes_on_the_reference
     doc = scenario_document(case, found, _PROVENANCE)
     assert doc["conversations"] == {"qq": {"adapter": "onebot_v11"}}
     assert doc["steps"][0]["extend"] == {"module_name": "alpha", "rounds": "3", "conversation": "side"}
-    assert check_document(dump(doc), case, path=str(tmp_path / "x.yaml"), text_profile=True) == []
+    loads_back(doc, case, tmp_path)
     assert yaml.safe_load(dump(doc)) == doc
 
 
@@ -105,3 +109,25 @@ def test_an_errored_step_falls_back_to_what_its_kind_touches():
     case = _case(Extend(conversation="main", module_name="ghost"))
     found = Disagreement(verdict=Verdict.ERRORED, index=0, event=case.events[0], reason="boom")
     assert derive_covers(case, found, case.host) == load_table().fallback("extend")
+
+
+def test_a_case_no_scenario_file_can_say_is_reported_and_not_written(tmp_path):
+    # A conversation moved to discord cannot go back to no adapter in a scenario file; the
+    # minimiser never returns such a case, and a hand-made one is a problem, not a traceback.
+    case = _case(StartRun(conversation="main", adapter="discord"), StartRun(conversation="main"))
+    found = Disagreement(verdict=Verdict.ERRORED, index=1, event=case.events[1], reason="it crashed")
+    with pytest.raises(Unwritable):
+        scenario_document(case, found, _PROVENANCE)
+    result = FuzzResult(info=None, seed=7, text=True, finding=Finding(case=case, disagreement=found, original_steps=2))
+    text = write_finding(result, reference_adapter(), impl="python:broken:create", out_dir=tmp_path)
+    assert "could not write the scenario" in text and "no adapter" in text
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_strings_that_yaml_1_2_reads_as_numbers_are_quoted_so_the_file_loads_them_back_as_strings(tmp_path):
+    # PyYAML quotes by YAML 1.1, where "0E0" and "1e5" are strings; PAS's loader reads YAML 1.2, where they are numbers.
+    odd = ["0E0", "1e5", "0o17", "0x1F", "+1", "-.5", "1_000", "null", "~"]
+    case = _case(*(SetStrategy(module_name="alpha", strategy=text) for text in odd),
+                 SetStrategy(module_name="alpha", strategy={text: text for text in odd}), StartRun(conversation="main"))
+    found = Disagreement(verdict=Verdict.ERRORED, index=len(case.events) - 1, event=case.events[-1], reason="x")
+    loads_back(scenario_document(case, found, _PROVENANCE), case, tmp_path)

@@ -7,6 +7,7 @@ import sys
 import pytest
 from fuzz_support import FAKES, REFERENCE_OVER_STDIO, load, outcome_on_reference
 
+from conformance.adapters.implementation import FailureKind
 from conformance.adapters.select import adapter_for
 from conformance.adapters.stdio import StdioAdapter
 from conformance.fuzz.compare import Verdict
@@ -30,7 +31,7 @@ def test_the_reference_over_stdio_agrees_with_the_reference_in_one_process():
                       on_progress=lambda examples, steps, **_: pids.add(adapter.pid))
     finally:
         adapter.close()
-    assert result.finding is None and result.exit_code == 0
+    assert result.finding is None and not result.found
     assert result.examples == 15
     assert len(pids) == 1  # start() resets the state: no new process per case
 
@@ -42,6 +43,7 @@ def test_a_stdio_implementation_that_crashes_is_reported_errored_and_the_crash_r
         finding = result.finding
         assert finding is not None and finding.disagreement.verdict is Verdict.ERRORED
         assert "exited with code 3" in finding.disagreement.reason
+        assert (finding.disagreement.kind, finding.disagreement.command) == (FailureKind.EXITED, "run")
         provenance = Provenance(name="hostile-crash", impl="cmd:hostile", seed=1, text=result.text)
         path, problems = write_scenario(scenario_document(finding.case, finding.disagreement, provenance),
                                         finding.case, tmp_path, text_profile=result.text)
@@ -62,7 +64,8 @@ def test_a_stdio_implementation_that_hangs_is_reported_errored_after_the_timeout
         adapter.close()
     assert result.finding is not None and result.finding.disagreement.verdict is Verdict.ERRORED
     assert "no response" in result.finding.disagreement.reason
-    assert result.exit_code == 1
+    assert result.finding.disagreement.kind is FailureKind.TIMEOUT
+    assert result.found
 
 
 def test_a_stdio_implementation_whose_hello_is_garbage_errors_before_any_case():
@@ -73,4 +76,5 @@ def test_a_stdio_implementation_whose_hello_is_garbage_errors_before_any_case():
         adapter.close()
     assert result.finding is None and result.examples == 0
     assert result.hello_error is not None and result.hello_error.reason.startswith("hello failed")
-    assert result.exit_code == 1
+    assert result.hello_error.kind is FailureKind.UNREADABLE_LINE
+    assert result.found

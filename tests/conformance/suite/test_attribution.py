@@ -9,11 +9,12 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from conformance.documents.step_table import HOST_KEYS
 from conformance.suite.attribution import StepFacts, blame, candidates, history_of, step_facts
 from conformance.suite.attribution_table import Table, load_table, parse_table
 from conformance.suite.coverage import load_requirements
 from conformance.suite.expectations import Mismatch
-from conformance.suite.scenario import HOST_ACTIONS, Scenario, Step, load_suite
+from conformance.suite.scenario import Scenario, Step, load_suite
 from reference_impl.events import Restart, StartRun
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.spec_files import spec_dir
@@ -53,7 +54,7 @@ def _host_mismatches(step: Step) -> list[Mismatch]:
 
 def expectation_mismatches(step: Step) -> list[Mismatch]:
     """One made-up failure of each expectation the step states."""
-    if step.action in HOST_ACTIONS:
+    if step.action in HOST_KEYS:
         return _host_mismatches(step)
     found = []
     for key, value in step.expect.items():
@@ -97,7 +98,7 @@ def test_an_expectation_kind_missing_from_the_table_is_found(suite):
     with open(spec_dir() / "attribution.yaml", encoding="utf-8") as stream:
         doc = yaml.safe_load(stream)
     del doc["actions"]["run"]["fields"]["order"]
-    assert any(line.endswith("(run): order") for line in unmapped(parse_table(doc, HOST_ACTIONS), suite))
+    assert any(line.endswith("(run): order") for line in unmapped(parse_table(doc, HOST_KEYS), suite))
 
 
 def test_every_requirement_the_table_names_exists():

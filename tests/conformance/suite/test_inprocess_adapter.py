@@ -9,8 +9,9 @@ from typing import Any, get_type_hints
 import pytest
 from runner_support import Scripted, own
 
-from conformance.adapters.implementation import ImplementationFailed, Scheduler
+from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, Scheduler
 from conformance.adapters.inprocess import InProcessAdapter, observation_json, reference_adapter
+from conformance.adapters.interface import UnusableImplementation
 from conformance.adapters.select import BadImplementation, adapter_for
 from reference_impl.engine import Engine
 from reference_impl.events import AdminObservation, PluginView, RunObservation, StartRun
@@ -51,8 +52,9 @@ def test_observations_are_converted_with_to_json_and_mappings_pass_through():
 
 @pytest.mark.parametrize("garbage", ["text", None, 3, [1], {1: "non-string key"}, RunObservation])
 def test_anything_else_from_apply_is_an_implementation_failure(garbage):
-    with pytest.raises(ImplementationFailed, match="returned no observation"):
+    with pytest.raises(ImplementationFailed, match="returned no observation") as caught:
         observation_json(garbage)
+    assert caught.value.kind is FailureKind.BAD_ANSWER
 
 
 def test_a_mapping_that_is_not_plain_json_is_an_implementation_failure():
@@ -78,6 +80,7 @@ def test_every_exception_from_the_implementation_becomes_an_implementation_failu
     with pytest.raises(ImplementationFailed) as failure:
         adapter.send(RUN)
     assert failure.value.reason == "apply(run) raised ZeroDivisionError"
+    assert failure.value.kind is FailureKind.RAISED and failure.value.in_flight == InFlight.one("run")
     assert "division by zero" in failure.value.detail and "test_inprocess_adapter.py" in failure.value.detail
 
 
@@ -99,15 +102,33 @@ def test_a_start_that_raises_is_an_implementation_failure():
         InProcessAdapter(BadStart).start((), HostConfig())
 
 
-def test_a_factory_that_raises_or_returns_no_scheduler_is_an_implementation_failure():
+def test_a_factory_that_raises_the_first_time_makes_the_implementation_unusable():
     def fails() -> Any:
         raise ImportError("missing dependency")
 
-    with pytest.raises(ImplementationFailed, match=r"fails\(\) raised ImportError"):
+    with pytest.raises(UnusableImplementation, match=r"fails\(\) raised ImportError") as caught:
         InProcessAdapter(fails).hello()
-    with pytest.raises(ImplementationFailed, match="did not return a Scheduler") as failure:
+    assert caught.value.problems[0].source.path == __file__
+    with pytest.raises(UnusableImplementation) as caught:
         InProcessAdapter(lambda: object()).hello()
-    assert "info, start, apply" in failure.value.detail
+    assert [p.message.split(" has no ")[1].split(";")[0] for p in caught.value.problems] == ["info", "apply", "start"]
+
+
+def test_a_factory_that_raises_after_a_reset_is_an_implementation_failure_of_kind_raised():
+    made: list[Engine] = []
+
+    def once() -> Engine:
+        if made:
+            raise RuntimeError("out of licences")
+        made.append(Engine())
+        return made[0]
+
+    adapter = InProcessAdapter(once)
+    adapter.hello()
+    adapter.reset()
+    with pytest.raises(ImplementationFailed, match=r"once\(\) raised RuntimeError") as caught:
+        adapter.start((), HostConfig())
+    assert caught.value.kind is FailureKind.RAISED and str(caught.value.in_flight) == "'start'"
 
 
 def test_info_may_be_a_mapping_but_not_garbage():
@@ -115,8 +136,9 @@ def test_info_may_be_a_mapping_but_not_garbage():
     scripted.info = {"name": "x", "version": "1", "language": "rust", "profiles": ["activation"]}
     assert InProcessAdapter(lambda: scripted).hello().language == "rust"
     scripted.info = "I am a scheduler"
-    with pytest.raises(ImplementationFailed, match="bad implementation info"):
+    with pytest.raises(ImplementationFailed, match="bad implementation info") as caught:
         InProcessAdapter(lambda: scripted).hello()
+    assert caught.value.kind is FailureKind.BAD_ANSWER
     scripted.info = {"name": "x"}
     with pytest.raises(ImplementationFailed, match="bad implementation info"):
         InProcessAdapter(lambda: scripted).hello()

@@ -89,8 +89,9 @@ def test_json_lines_hold_one_object_per_scenario_then_the_summary(mixed):
     assert failed["failure"]["mismatches"] == [{"field": "rounds_left", "pointer": "/plugins/1/rounds_left", "subject": "weather",
                                                  "check": "equals", "expected": 3, "actual": 2}]
     assert lines[2]["error"]["reason"].endswith("raised KeyError")
+    assert lines[2]["error"]["kind"] == "raised" and lines[2]["error"]["in_flight"]["first"]["cmd"] == "activate"
     summary = lines[-1]
-    assert summary["counts"]["stale"] == 1 and summary["exit_code"] == 1
+    assert summary["counts"]["stale"] == 1 and summary["exit_code"] is None  # no command decided one
     assert summary["implementation"]["name"] == "pas-reference"
     assert summary["requirements"]["ACT-COUNT-2"]["status"] == "failed"
     assert summary["levels"]["MUST"]["failed"] >= 1
@@ -109,7 +110,7 @@ def test_junit_parses_and_marks_each_outcome(mixed):
     cases = {case.get("name"): case for case in root.iter("testcase")}
     assert cases["runner-count-three-runs"].find("failure").get("type") == "mismatch"
     assert "rounds_left" in cases["runner-count-three-runs"].find("failure").text
-    assert cases["runner-unknown-not-found"].find("error") is not None
+    assert cases["runner-unknown-not-found"].find("error").get("type") == "raised"  # the failure's kind
     assert cases["runner-text-sleeping-block"].find("skipped") is not None
     assert cases["runner-reactivate-last-run"].find("skipped").get("type") == "xfail"
     assert cases["runner-disable-hides"].find("failure").get("type") == "stale"
@@ -120,9 +121,10 @@ def test_junit_parses_and_marks_each_outcome(mixed):
 def test_junit_strips_characters_xml_cannot_hold(mixed):
     from dataclasses import replace
 
+    from conformance.adapters.implementation import FailureKind
     from conformance.suite.results import ErrorDetail
 
-    broken = replace(mixed.results[2], error=ErrorDetail(reason="garbage \x00\x1b", detail="\x07"))
+    broken = replace(mixed.results[2], error=ErrorDetail(kind=FailureKind.SCHEMA, reason="garbage \x00\x1b", detail="\x07"))
     run = replace(mixed, results=(broken,))
     text = render(run, "junit")
     ET.fromstring(text)  # raises when a character XML cannot hold is left in
@@ -157,4 +159,34 @@ def test_the_failure_text_is_a_unified_diff_for_a_differing_whole_text():
 def test_the_failure_text_of_an_errored_result_gives_the_reason_and_detail(mixed):
     text = failure_text(mixed.results[2])
     assert text.splitlines()[0].endswith("(at step 0)")
+    assert text.splitlines()[1] == "kind     raised"
     assert "detail   'ghost'" in text
+    assert "in flight" not in text  # one request: the sent line says it
+
+
+def test_the_text_of_a_pipelined_failure_names_the_requests_in_flight(mixed):
+    from dataclasses import replace
+
+    from conformance.adapters.implementation import FailureKind, InFlight, Sent
+
+    in_flight = InFlight(first=Sent(cmd="start", id=2), last=Sent(cmd="run", id=9))
+    error = replace(mixed.results[2].error, kind=FailureKind.EXITED, in_flight=in_flight)
+    text = failure_text(replace(mixed.results[2], error=error))
+    assert "in flight 'start' (request 2) to 'run' (request 9): written ahead, none answered" in text
+
+
+def test_the_json_summary_carries_the_exit_code_the_command_decided(mixed):
+    from conformance.report.jsonl import render as render_jsonl
+
+    assert json.loads(render_jsonl(mixed, exit_code=1).splitlines()[-1])["exit_code"] == 1
+
+
+def test_every_failure_kind_is_explained_in_the_testing_guide_in_both_languages():
+    from pathlib import Path
+
+    from conformance.adapters.implementation import FailureKind
+
+    guides = Path(__file__).resolve().parents[3] / "docs" / "guides"
+    for page in ("testing.md", "testing.zh.md"):
+        text = (guides / page).read_text(encoding="utf-8")
+        assert [k.value for k in FailureKind if f"`{k.value}`" not in text] == [], page

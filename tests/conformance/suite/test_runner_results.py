@@ -7,8 +7,9 @@ from typing import Any
 
 from runner_support import ActivationOnly, Scripted, load_fake, own, own_suite
 
-from conformance.adapters.implementation import ImplementationFailed
+from conformance.adapters.implementation import FailureKind, ImplementationFailed
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
+from conformance.cli.exit_status import run_exit_code
 from conformance.suite.results import Outcome, Requirement, RequirementStatus
 from conformance.suite.runner import apply_expected, run_scenario, run_suite
 from reference_impl.engine import Engine
@@ -24,7 +25,7 @@ def _adapter(fake: str) -> InProcessAdapter:
 def test_the_reference_passes_every_runner_scenario():
     run = run_suite(reference_adapter(), own_suite())
     assert {r.outcome for r in run.results} == {Outcome.PASSED}
-    assert run.ok and run.exit_code == 0
+    assert run.ok and run_exit_code(run) == 0
 
 
 def test_a_failure_names_the_first_differing_step_the_event_and_the_difference():
@@ -56,6 +57,10 @@ def test_an_exception_from_the_implementation_is_an_errored_result_at_its_step()
     assert result.error.step == 0
     assert "KeyError" in result.error.reason and "ghost" in result.error.detail
     assert result.error.event == {"cmd": "activate", "conversation": "main", "module_name": "ghost"}
+    assert result.error.kind is FailureKind.RAISED and str(result.error.in_flight) == "'activate'"
+    assert result.to_json()["error"]["kind"] == "raised"
+    assert result.to_json()["error"]["in_flight"] == {"first": {"cmd": "activate", "id": None},
+                                                      "last": {"cmd": "activate", "id": None}}
 
 
 def test_after_an_error_the_adapter_is_reset_and_the_next_scenario_runs_on_a_fresh_implementation():
@@ -75,7 +80,7 @@ def test_garbage_from_apply_is_an_errored_result():
         result = run_scenario(InProcessAdapter(lambda g=garbage: Scripted(g)), own("unknown-not-found"),
                               profiles=("activation",))
         assert result.outcome is Outcome.ERRORED, garbage
-        assert result.error.reason == "apply() returned no observation"
+        assert result.error.reason == "apply() returned no observation" and result.error.kind is FailureKind.BAD_ANSWER
 
 
 def test_an_observation_too_malformed_to_compare_is_an_errored_result():
@@ -87,6 +92,7 @@ def test_an_observation_too_malformed_to_compare_is_an_errored_result():
                           own("disable-hides"), profiles=("activation",))
     assert result.outcome is Outcome.ERRORED
     assert result.error.reason == "malformed observation" and result.error.step == 1
+    assert result.error.kind is FailureKind.MALFORMED and result.error.in_flight is None
 
 
 class _ExplodingAdapter:
@@ -117,6 +123,7 @@ def test_an_adapter_bug_is_an_errored_result_and_a_failing_reset_does_not_stop_t
     run = run_suite(adapter, [own("extend-cap"), own("unknown-not-found")])
     assert [r.outcome for r in run.results] == [Outcome.ERRORED, Outcome.ERRORED]
     assert run.results[0].error.reason == "the adapter raised RuntimeError"
+    assert run.results[0].error.kind is FailureKind.INTERNAL
     assert adapter.resets == 2
 
 
@@ -162,14 +169,14 @@ def test_listed_failures_become_xfailed_and_listed_passes_become_stale():
     assert (xfailed.outcome, xfailed.reason) == (Outcome.XFAILED, "known counting bug")
     assert xfailed.failure is not None
     assert (stale.outcome, stale.reason) == (Outcome.STALE, "was broken once")
-    assert run.exit_code == 1
+    assert run_exit_code(run) == 1
 
 
 def test_an_xfailed_run_without_other_problems_exits_zero():
     run = run_suite(_adapter("broken_counts_activation_run"), [own("count-three-runs")],
                     expected={"runner-count-three-runs": "known"})
     assert run.results[0].outcome is Outcome.XFAILED
-    assert run.exit_code == 0
+    assert run_exit_code(run) == 0
 
 
 def test_a_skipped_scenario_stays_skipped_even_when_listed():
@@ -179,7 +186,7 @@ def test_a_skipped_scenario_stays_skipped_even_when_listed():
 
 class _NoHello(InProcessAdapter):
     def hello(self) -> Any:
-        raise ImplementationFailed(reason="no answer", detail="silence")
+        raise ImplementationFailed(kind=FailureKind.TIMEOUT, reason="no answer", detail="silence")
 
 
 def test_a_failed_hello_errors_every_scenario_and_the_run_still_completes():
@@ -187,6 +194,7 @@ def test_a_failed_hello_errors_every_scenario_and_the_run_still_completes():
     assert run.info is None
     assert [r.outcome for r in run.results] == [Outcome.ERRORED, Outcome.ERRORED]
     assert run.results[0].error.reason == "hello failed: no answer"
+    assert run.results[0].error.kind is FailureKind.TIMEOUT
 
 
 def test_ctrl_c_ends_the_run_early_with_the_results_so_far():
@@ -199,7 +207,7 @@ def test_ctrl_c_ends_the_run_early_with_the_results_so_far():
     run = run_suite(reference_adapter(), [own("extend-cap"), own("unknown-not-found")], on_result=interrupt)
     assert run.interrupted and [r.outcome.value for r in run.results] == ["passed", "skipped"]
     assert run.results[1].reason == "not run: interrupted by SIGINT"
-    assert run.exit_code == 130 and run.to_json()["stopped"]["signal"] == 2
+    assert run_exit_code(run) == 130 and run.to_json()["stopped"]["signal"] == 2
 
 
 def test_the_summary_charges_a_failure_to_the_broken_requirements_only():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from validate_helpers import BRIEF, found, manifest, write
 
+from conformance.cli.exit_status import validation_exit_code
 from conformance.validate.check import Settings, check_paths
 
 HOST = "kind: host-config\nenabled: [weather]\nstrategies:\n"
@@ -51,7 +52,7 @@ def test_missing_dependency_is_a_warning_when_the_set_holds_several_manifests(tm
     write(tmp_path, "b.yaml", manifest("beta"))
     outcome = check_paths([str(tmp_path)])
     assert [(p.code, p.severity.value, p.source.line) for p in outcome.problems] == [("missing-dependency", "warning", 5)]
-    assert outcome.exit_code() == 0 and outcome.exit_code(strict=True) == 1
+    assert validation_exit_code(outcome) == 0 and validation_exit_code(outcome, strict=True) == 1
 
 
 def test_a_single_manifest_says_nothing_about_missing_dependencies(tmp_path):

@@ -9,6 +9,7 @@ from xml.etree import ElementTree
 import pytest
 from validate_helpers import BRIEF, manifest, write
 
+from conformance.cli.exit_status import validation_exit_code
 from conformance.report.problems import FORMATS, default_format, github_line, render
 from conformance.validate.check import check_paths
 from conformance.validate.lint.registry import RULES
@@ -29,8 +30,10 @@ def test_the_fixture_has_one_problem_of_each_severity(outcome):
 
 
 def test_json_report_has_summary_and_problems_with_docs_links(outcome):
-    doc = json.loads(render(outcome, "json"))
+    code = validation_exit_code(outcome)  # decided by the command, carried by the report
+    doc = json.loads(render(outcome, "json", exit_code=code))
     assert doc["summary"] == {"error": 1, "warning": 1, "info": 1, "files": 3, "documents": 3, "skipped": 0, "exit_code": 1}
+    assert json.loads(render(outcome, "json"))["summary"]["exit_code"] is None
     first = doc["problems"][0]
     assert set(first) == {"code", "severity", "message", "pointer", "source", "docs"}
     assert (first["code"], first["source"]["line"], first["source"]["column"]) == ("schema", 5, 1)

@@ -18,6 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from reference_impl.frozen import thaw
 from reference_impl.host_commands import Behaviour, Dispatch, Load, ReadConfig, Start, Stop
 from reference_impl.model import HostConfig, Manifest
 
@@ -196,7 +197,7 @@ def check_config_merge(world: World, run: Run) -> list[str]:
     for m in world.plugins:
         if m.module_name not in run["configs"]:
             continue
-        layers = [("defaults", dict(m.config_defaults)), ("file", dict(world.host.config.get(m.module_name, {}))),
+        layers = [("defaults", thaw(m.config_defaults)), ("file", thaw(world.host.config.get(m.module_name, {}))),
                   *[("command_line", _nest(o)[m.module_name]) for o in world.overrides
                     if o.split(".", 1)[0] == m.module_name]]
         config, provenance = flat_merge(layers)

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from host_checks import manifest
 
-from reference_impl.host_config import Layer, parse_value, thaw
+from reference_impl.frozen import thaw
+from reference_impl.host_config import Layer, parse_value
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig
 from reference_impl.problems import Severity, SourceKind

@@ -9,16 +9,15 @@ from host_checks import KEYS, TREES, VALUES, flat_merge
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reference_impl.frozen import freeze, thaw
 from reference_impl.host_config import (
     Assignment,
     Layer,
     Origin,
     SourceKind,
     deep_merge,
-    freeze,
     leaves,
     merge_layers,
-    thaw,
 )
 
 PROPERTY = settings(max_examples=80, deadline=None, database=None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+from conformance.adapters.implementation import FailureKind
 from conformance.cli.main import main
 from conformance.report import jsonl
 from conformance.report.matrix import NO_REQUIREMENT, build_matrix, parse_results
@@ -32,7 +33,8 @@ FAILURE = StepFailure(index=2, action="run", note="", event={"cmd": "run"}, brea
 GOOD = _jsonl("good", [_result("s1", "passed", ("ACT-A",)), _result("s2", "passed", ("ACT-A", "ACT-B")),
                        _result("s3", "passed", ())])
 BAD = _jsonl("bad", [_result("s1", "passed", ("ACT-A",)), _result("s2", "failed", ("ACT-A", "ACT-B"), failure=FAILURE),
-                     _result("s3", "errored", (), error=ErrorDetail(reason="no response to 'run' within 5 s"))])
+                     _result("s3", "errored", (), error=ErrorDetail(kind=FailureKind.TIMEOUT,
+                                                                     reason="no response to 'run' within 5 s"))])
 
 
 def _matrix(*texts: tuple[str, str]):

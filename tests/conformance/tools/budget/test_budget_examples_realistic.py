@@ -10,12 +10,14 @@ import re
 
 import pytest
 
-from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS, load_plugins
+from conformance.documents.plugin_set import load_plugin_set
+from conformance.tools.simulate.simulation import EXAMPLE_PLUGINS
 from reference_impl.events import PluginView
 from reference_impl.model import PluginState
 from reference_impl.render import render_block
 
-MANIFESTS, PROBLEMS = load_plugins(EXAMPLE_PLUGINS)
+_LOADED = load_plugin_set(EXAMPLE_PLUGINS)
+MANIFESTS, PROBLEMS = _LOADED.manifests, _LOADED.problems
 SLEEPERS = [m for m in MANIFESTS if m.allow_sleep and m.brief]
 
 

@@ -127,12 +127,12 @@ def test_the_default_is_the_typical_mix_on_the_bundled_examples():
 
 def test_a_script_without_a_run_is_a_problem():
     budget = measure_budget("activate weather", tokenizer=ESTIMATE)
-    assert not budget.ok and [p.code for p in budget.problems] == ["no-run"]
+    assert not budget.ok and [p.code for p in budget.script_problems] == ["no-run"]
 
 
 def test_bad_input_is_returned_as_problems_not_raised(tmp_path):
     budget = measure_budget("run; fly", plugins=tmp_path / "missing", tokenizer=ESTIMATE)
-    assert not budget.ok and {"missing-directory", "unknown-command"} <= {p.code for p in budget.problems}
+    assert not budget.ok and {"path-not-found", "unknown-command"} <= {p.code for p in (*budget.problems, *budget.script_problems)}
     assert budget.runs == ()
 
 

@@ -36,7 +36,7 @@ def test_text_is_rendered_only_when_asked():
 def test_input_problems_are_returned_not_raised_and_nothing_runs(tmp_path):
     result = simulate("run; bogus", plugins=tmp_path / "missing", host=tmp_path)
     assert not result.ok and result.steps == ()
-    assert [p.code for p in result.problems] == ["missing-directory", "unreadable"]
+    assert [p.code for p in result.problems] == ["path-not-found", "unreadable"]
     assert [p.code for p in result.script_problems] == ["unknown-command"]
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
+from conformance.documents.plugin_set import load_plugin_set
 from conformance.tools.simulate.script import parse_script
-from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR, load_host, load_plugins
+from conformance.tools.simulate.simulation import EXAMPLE_HOST, EXAMPLE_PLUGINS, EXAMPLES_DIR
 from reference_impl.engine import Engine
 
 ROW = re.compile(r"^ {4}(?P<plugin>\w+) +(?P<state>always_awake|active|sleeping) +(?P<rounds>\S+) +(?P<hint>\S+) +")
@@ -72,8 +73,8 @@ def test_json_output_is_the_list_of_events_and_engine_observations(capsys):
     steps = json.loads(out)
     commands, _ = parse_script(script)
     engine = Engine(text=False)
-    manifests, _ = load_plugins(EXAMPLE_PLUGINS)
-    engine.start(manifests, load_host(EXAMPLE_HOST)[0])
+    loaded = load_plugin_set(EXAMPLE_PLUGINS, EXAMPLE_HOST)
+    engine.start(loaded.manifests, loaded.host)
     assert [s["event"] for s in steps] == [c.event.to_json() for c in commands]
     assert [s["observation"] for s in steps] == [engine.apply(c.event).to_json() for c in commands]
     assert [(s["line"], s["column"], s["command"]) for s in steps][1] == (1, 6, "activate weather 2")
@@ -130,18 +131,22 @@ def test_giving_the_script_twice_is_a_usage_error(capsys, tmp_path):
 def test_a_missing_plugin_folder_is_reported_and_exits_2(capsys, tmp_path):
     code, out, err = _simulate(capsys, "--plugins", str(tmp_path / "nope"), "run")
     assert (code, out) == (2, "")
-    assert err == f"{tmp_path / 'nope'}: error missing-directory the plugin folder does not exist\n"
+    assert err == f"{tmp_path / 'nope'}: error path-not-found no such file or directory\n"  # as pas validate says
 
 
-def test_a_folder_without_manifests_is_reported(capsys, tmp_path):
+def test_an_empty_folder_is_path_not_found_and_one_without_manifests_is_no_manifests(capsys, tmp_path):
     code, _, err = _simulate(capsys, "--plugins", str(tmp_path), "run")
-    assert code == 2 and "error no-manifests" in err
+    assert code == 2 and "error path-not-found the folder holds no YAML or JSON file" in err
+    (tmp_path / "host.yaml").write_text("enabled: [alpha]\n", encoding="utf-8")
+    code, _, err = _simulate(capsys, "--plugins", str(tmp_path), "run")
+    assert code == 2 and err == f"{tmp_path}: error no-manifests holds no plugin manifest (a document with " \
+                                "module_name, or kind: plugin-manifest); give the folder of manifests\n"
 
 
 def test_a_manifest_with_an_unknown_field_is_reported_with_line_column_and_pointer(capsys, tmp_path):
     _manifest(tmp_path / "a.yaml", "alpha", "colour: red\n")
     code, out, err = _simulate(capsys, "--plugins", str(tmp_path), "run")
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")  # an invalid document: exit 1, as from pas validate
     assert err == (f"{tmp_path / 'a.yaml'}:7:1: error schema unknown field(s) 'colour'; check the spelling or "
                    "prefix extensions with 'x-' [/colour]\n")
 
@@ -150,9 +155,9 @@ def test_two_manifests_with_one_module_name_are_reported_naming_both_files(capsy
     _manifest(tmp_path / "a.yaml", "alpha")
     _manifest(tmp_path / "b.yaml", "alpha")
     code, _, err = _simulate(capsys, "--plugins", str(tmp_path), "run")
-    assert code == 2
-    assert err == (f"{tmp_path / 'b.yaml'}:2:14: error duplicate-module-name module_name 'alpha' is already declared by "
-                   f"{tmp_path / 'a.yaml'}; rename one of them [/module_name]\n")
+    assert code == 1
+    assert err == (f"{tmp_path / 'b.yaml'}:2:14: error duplicate-module-name module_name 'alpha' is also declared at "
+                   f"{tmp_path / 'a.yaml'}:2:14; module names must be unique [/module_name]\n")
 
 
 def test_a_host_config_with_an_unknown_strategy_is_reported(capsys, tmp_path):
@@ -161,7 +166,7 @@ def test_a_host_config_with_an_unknown_strategy_is_reported(capsys, tmp_path):
     host = tmp_path / "host.yml"
     host.write_text("kind: host-config\nenabled: [alpha]\nstrategies:\n  alpha: sometimes\n", encoding="utf-8")
     code, _, err = _simulate(capsys, "--plugins", str(tmp_path / "plugins"), "--host", str(host), "run")
-    assert code == 2
+    assert code == 1
     assert err.startswith(f"{host}:4:10: error schema 'sometimes' is not allowed here;")
     assert err.rstrip().endswith("[/strategies/alpha]")
 
@@ -169,7 +174,7 @@ def test_a_host_config_with_an_unknown_strategy_is_reported(capsys, tmp_path):
 def test_file_and_script_problems_are_all_reported_together(capsys, tmp_path):
     code, _, err = _simulate(capsys, "--plugins", str(tmp_path / "nope"), "--host", str(tmp_path / "h.yaml"), "runn")
     assert code == 2
-    assert [line.split(" ")[2] for line in err.splitlines()] == ["missing-directory", "unreadable", "unknown-command"]
+    assert [line.split(" ")[2] for line in err.splitlines()] == ["path-not-found", "path-not-found", "unknown-command"]
 
 
 def test_a_host_entry_naming_no_plugin_is_a_warning_and_the_simulation_still_runs(capsys, tmp_path):
@@ -234,11 +239,17 @@ def test_simulate_is_listed_in_the_pas_help(capsys):
     assert "simulate" in capsys.readouterr().out
 
 
-def test_a_host_config_in_the_plugin_folder_is_named_as_the_wrong_kind(capsys):
-    code, _, err = _simulate(capsys, "--plugins", str(EXAMPLES_DIR), "--host", str(EXAMPLES_DIR / "host.yaml"), "run")
-    assert code == 2
-    assert err.splitlines()[0] == (f"{EXAMPLES_DIR / 'host.yaml'}:4:7: error wrong-kind this is a host-config; "
-                                   "pass it with --host [/kind]")
+def test_a_host_config_in_the_plugin_folder_is_read_once_as_the_host_config(capsys):
+    code, out, err = _simulate(capsys, "--plugins", str(EXAMPLES_DIR), "--host", str(EXAMPLES_DIR / "host.yaml"), "run")
+    assert (code, err) == (0, "") and "weather" in out
+
+
+def test_a_manifest_given_as_the_host_config_is_the_wrong_kind(capsys):
+    manifest = EXAMPLES_DIR / "plugins" / "weather.yaml"
+    code, _, err = _simulate(capsys, "--host", str(manifest), "--plugins", str(EXAMPLES_DIR / "plugins"), "run")
+    assert code == 1
+    assert err.splitlines()[0] == (f"{manifest}:3:7: error wrong-kind this is a plugin-manifest, not a host-config; "
+                                   "put it in the plugin folder [/kind]")
 
 
 def test_a_script_that_is_not_utf8_is_an_input_error(capsys, tmp_path):

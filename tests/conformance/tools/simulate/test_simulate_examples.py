@@ -8,6 +8,7 @@ import pytest
 
 import conformance
 from conformance.documents.loader import load_mapping
+from conformance.documents.plugin_set import load_plugin_set
 from conformance.documents.schemas import check_against
 from conformance.tools.simulate.script import parse_script
 from conformance.tools.simulate.simulation import (
@@ -15,8 +16,6 @@ from conformance.tools.simulate.simulation import (
     EXAMPLE_HOST,
     EXAMPLE_PLUGINS,
     EXAMPLES_DIR,
-    load_host,
-    load_plugins,
     simulate,
 )
 from reference_impl.eligibility import is_sleep_eligible
@@ -29,9 +28,15 @@ MODELINE = "# yaml-language-server: $schema=https://plugin-activation-spec.org/s
 
 
 def _by_name():
-    manifests, problems = load_plugins(EXAMPLE_PLUGINS)
-    assert problems == ()
-    return {m.module_name: m for m in manifests}
+    loaded = load_plugin_set(EXAMPLE_PLUGINS)
+    assert loaded.problems == ()
+    return {m.module_name: m for m in loaded.manifests}
+
+
+def _host():
+    loaded = load_plugin_set(EXAMPLE_PLUGINS, EXAMPLE_HOST)
+    assert loaded.problems == ()
+    return loaded.host
 
 
 def test_the_example_set_lives_inside_the_package_so_it_ships_in_the_wheel():
@@ -60,7 +65,7 @@ def test_each_example_starts_with_the_schema_modeline(path):
 def test_the_example_host_config_validates_and_names_only_example_plugins():
     doc, problems = load_mapping(EXAMPLE_HOST)
     assert problems == [] and check_against("host-config", doc) == []
-    host, _, _ = load_host(EXAMPLE_HOST)
+    host = _host()
     plugins = _by_name()
     assert doc.value["kind"] == "host-config"
     assert set(host.enabled) | set(host.strategies) <= set(plugins)
@@ -84,7 +89,7 @@ def test_the_examples_have_nekroagents_eligibility_mix():
 
 def test_the_host_strategies_change_eligibility_as_the_comments_say():
     plugins = _by_name()
-    host, _, _ = load_host(EXAMPLE_HOST)
+    host = _host()
     assert is_sleep_eligible(plugins["dice"], host.strategy_for("dice"), load_semantics()) is True
     assert is_sleep_eligible(plugins["github"], host.strategy_for("github"), load_semantics()) is False
     assert is_sleep_eligible(plugins["timer"], host.strategy_for("timer"), load_semantics()) is False

@@ -6,7 +6,9 @@ import dataclasses
 
 import pytest
 
-from conformance.tools.simulate.script import COMMANDS, USAGE, parse_script
+from conformance.documents.step_form import ArgKind, StepContext
+from conformance.documents.step_table import SCRIPT_ROWS
+from conformance.tools.simulate.script import COMMANDS, USAGE, command_help, parse_script
 from reference_impl.events import (
     OMITTED,
     Activate,
@@ -160,3 +162,30 @@ def test_script_commands_are_frozen():
 
 def test_a_quoted_string_with_a_bad_escape_is_a_script_error_not_a_crash():
     assert _problems('run "a\\q"') == ["script:1:5: bad-string"]
+
+
+_SAMPLES = {ArgKind.NAME: ("x1", "x1"), ArgKind.JSON: ("2", 2)}  # kind -> (token, value)
+
+
+def _sample(arg) -> tuple[str, object]:
+    """A token for one argument of a step-table command (a name, a JSON number or the first choice) and its value."""
+    token, value = _SAMPLES[arg.kind] if arg.kind in _SAMPLES else arg.choices[0]
+    return f"{arg.keyword} {token}".strip(), value
+
+
+@pytest.mark.parametrize("word", list(SCRIPT_ROWS))
+def test_every_step_table_command_becomes_its_rows_event_with_each_argument_in_place(word):
+    row = SCRIPT_ROWS[word]
+    line = " ".join([word, *(_sample(arg)[0] for arg in row.script.args)])
+    (event,) = _events(line)
+    assert type(event) is row.type
+    written = row.write(event, StepContext())
+    for arg in row.script.args:
+        value = _sample(arg)[1]
+        assert (written.get(arg.key) if isinstance(written, dict) else written) == value, (line, arg.key)
+
+
+def test_the_help_lists_every_command_with_its_usage():
+    text = command_help()
+    assert all(f"  {USAGE[word]}" in text for word in COMMANDS)
+    assert "enable MODULE" in text and "adapter NAME|none" in text
