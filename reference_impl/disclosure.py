@@ -22,43 +22,49 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from reference_impl.disclosure_commands import (
+from reference_impl.disclosure_answers import (
     Answer,
+    DisclosureObservation,
+    Done,
+    InvokeAnswer,
+    InvokeOutcome,
+    ListAnswer,
+    LoadAnswer,
+    LoadOutcome,
+    SearchAnswer,
+    StepObservation,
+    ToolsObservation,
+)
+from reference_impl.disclosure_commands import (
     Call,
     Clear,
     DisclosureEvent,
-    DisclosureObservation,
     DisclosureStart,
-    Discovery,
-    Done,
     EndRequest,
-    Expiry,
-    HiddenCalls,
     Idle,
-    InvokeAnswer,
     InvokeCall,
-    InvokeOutcome,
-    ListAnswer,
     ListCall,
-    LoadAnswer,
     LoadCall,
-    LoadOutcome,
     ModelStep,
-    Options,
-    Order,
     Rebuild,
     Request,
+    SearchCall,
+    Store,
+    Tool,
+    Trim,
+)
+from reference_impl.disclosure_options import (
+    Discovery,
+    Expiry,
+    HiddenCalls,
+    Options,
+    Order,
     Role,
     Scope,
-    SearchAnswer,
-    SearchCall,
-    StepObservation,
-    Tool,
-    ToolsObservation,
-    Trim,
     UnloadBy,
 )
 from reference_impl.errors import PasError
+from reference_impl.frozen import EMPTY, FrozenMap
 
 
 class NotApplicable(PasError, ValueError):
@@ -95,10 +101,13 @@ class DisclosureState:
 
     options: Options = field(default_factory=Options)
     tools: tuple[Tool, ...] = ()
-    threads: Mapping[str, Thread] = field(default_factory=dict)
+    threads: Mapping[str, Thread] = EMPTY
     shared: tuple[str, ...] = ()  # instance scope: the host object's loaded tools
     shared_active: float = 0.0
     clock: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "threads", FrozenMap.shallow(self.threads))  # Thread values are frozen already
 
     def thread(self, name: str) -> Thread:
         """The thread called ``name`` (empty when it has never been used)."""
@@ -327,7 +336,7 @@ def _rebuild(state: DisclosureState, event: Rebuild) -> DisclosureState:
     """A new host object: open requests end; the store is kept or reset (DISC-PERSIST-4)."""
     for name in list(state.threads):
         state = _end(state, name)
-    if not event.store_kept:
+    if event.store is Store.RESET:
         return replace(state, threads={}, shared=())
     if state.options.state_scope is Scope.INSTANCE:
         return replace(state, shared=())  # the loaded set lived on the object that is gone

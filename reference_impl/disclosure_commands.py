@@ -4,187 +4,22 @@ Progressive tool disclosure hosts (a catalogue of deferred tools, loader tools t
 loaded state kept per thread, host object, message history or request) are driven by these
 events; :mod:`reference_impl.disclosure` applies them. Wire commands are ``disclosure-*``.
 Loader tools appear in tool lists as role tokens (``@search``, ``@load``, ``@unload``, ``@list``),
-never under a host's own names.
+never under a host's own names. The options an implementation declares are
+:mod:`reference_impl.disclosure_options`. Every type here is a frozen value: tuples, enum members
+and :class:`~reference_impl.frozen.FrozenMap` all the way down.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from reference_impl.errors import MalformedDocument
+from reference_impl.frozen import EMPTY, FrozenMap, thaw
 
 JSON = Any
-
-
-class Scope(enum.StrEnum):
-    """Where loaded state lives (option ``state_scope``)."""
-
-    THREAD = "thread"
-    INSTANCE = "instance"
-    MESSAGES = "messages"
-    REQUEST = "request"
-
-
-class Discovery(enum.StrEnum):
-    """How the model makes a deferred tool visible (option ``discovery``)."""
-
-    LOAD_BY_NAME = "load_by_name"
-    SEARCH_THEN_LOAD = "search_then_load"
-    SEARCH_LOADS = "search_loads"
-
-
-class Order(enum.StrEnum):
-    """Where a newly visible tool goes in the tool list (option ``order``)."""
-
-    APPEND = "append"
-    CATALOGUE = "catalogue"
-
-
-class HiddenCalls(enum.StrEnum):
-    """What a call of a tool the current model call does not show does (option ``hidden_calls``)."""
-
-    REFUSED = "refused"
-    EXECUTED = "executed"
-
-
-class Expiry(enum.StrEnum):
-    """Whether loaded state expires while a thread is idle (option ``expiry``)."""
-
-    NONE = "none"
-    IDLE = "idle"
-
-
-class UnloadBy(enum.StrEnum):
-    """Who may unload (option ``unload``, a set): the model through a loader tool, the host through its API."""
-
-    MODEL = "model"
-    HOST = "host"
-
-
-class Role(enum.StrEnum):
-    """A loader tool's role; its token in a tool list is ``@`` + the role."""
-
-    SEARCH = "search"
-    LOAD = "load"
-    UNLOAD = "unload"
-    LIST = "list"
-
-    @property
-    def token(self) -> str:
-        """How the loader appears in an observed tool list."""
-        return "@" + self.value
-
-
-def _enum(kind: type[enum.StrEnum], value: Any, where: str) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(m.value for m in kind)
-        raise MalformedDocument(field=where, reason=f"must be one of {allowed}, not {value!r}") from None
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise MalformedDocument(field=where, reason="must be true or false")
-    return value
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
-    """The options an implementation declares in ``hello`` (``result.disclosure``); defaults are the recommended values."""
-
-    state_scope: Scope = Scope.THREAD
-    discovery: Discovery = Discovery.LOAD_BY_NAME
-    listing: bool = False
-    unload: frozenset[UnloadBy] = frozenset({UnloadBy.MODEL})
-    batch: bool = True
-    order: Order = Order.APPEND
-    hidden_calls: HiddenCalls = HiddenCalls.REFUSED
-    expiry: Expiry = Expiry.NONE
-    expiry_seconds: float | None = None
-
-    def __post_init__(self) -> None:
-        if (self.expiry is Expiry.IDLE) != (self.expiry_seconds is not None):
-            raise MalformedDocument(field="expiry_seconds", reason="is given exactly when expiry is idle")
-        if self.expiry_seconds is not None and not self.expiry_seconds > 0:
-            raise MalformedDocument(field="expiry_seconds", reason="must be a positive number")
-        if UnloadBy.HOST in self.unload and self.state_scope in (Scope.MESSAGES, Scope.REQUEST):
-            raise MalformedDocument(field="unload", reason=f"cannot hold host under state_scope {self.state_scope.value} "
-                                    "(there is no loaded state a host could clear)")
-        if self.expiry is Expiry.IDLE and self.state_scope in (Scope.MESSAGES, Scope.REQUEST):
-            raise MalformedDocument(field="expiry", reason=f"cannot be idle under state_scope {self.state_scope.value} "
-                                    "(there is no loaded state that could expire)")
-
-    @property
-    def roles(self) -> tuple[Role, ...]:
-        """The loader tools these options imply, in the reference's fixed order (DISC-CAT-3)."""
-        roles = []
-        if self.discovery is not Discovery.LOAD_BY_NAME:
-            roles.append(Role.SEARCH)
-        if self.discovery is not Discovery.SEARCH_LOADS:
-            roles.append(Role.LOAD)
-        if UnloadBy.MODEL in self.unload:
-            roles.append(Role.UNLOAD)
-        if self.listing:
-            roles.append(Role.LIST)
-        return tuple(roles)
-
-    def value_of(self, option: str) -> tuple[Any, ...]:
-        """The declared value(s) of ``option`` as a tuple of JSON scalars (a set-valued option gives several)."""
-        if option == "unload":
-            return tuple(sorted(u.value for u in self.unload))
-        value = getattr(self, option)
-        return (value.value if isinstance(value, enum.Enum) else value,)
-
-    def meets(self, required: Mapping[str, Sequence[Any]]) -> bool:
-        """Whether these options meet a scenario's ``requires`` (each option: one of the allowed values)."""
-        return all(set(self.value_of(option)) & set(allowed) for option, allowed in required.items())
-
-    def to_json(self) -> dict[str, JSON]:
-        """The ``hello`` form."""
-        doc: dict[str, JSON] = {
-            "state_scope": self.state_scope.value, "discovery": self.discovery.value, "listing": self.listing,
-            "unload": sorted(u.value for u in self.unload), "batch": self.batch, "order": self.order.value,
-            "hidden_calls": self.hidden_calls.value, "expiry": self.expiry.value,
-        }
-        if self.expiry_seconds is not None:
-            doc["expiry_seconds"] = self.expiry_seconds
-        return doc
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, JSON]) -> Options:
-        """Build from the ``hello`` form; absent options take their defaults. Raises MalformedDocument."""
-        if not isinstance(doc, Mapping):
-            raise MalformedDocument(field="disclosure", reason="must be a mapping of options")
-        unknown = sorted(set(doc) - set(OPTION_NAMES))
-        if unknown:
-            raise MalformedDocument(field=unknown[0], reason=f"is not a disclosure option (known: {', '.join(OPTION_NAMES)})")
-        given: dict[str, Any] = {}
-        kinds: dict[str, type[enum.StrEnum]] = {"state_scope": Scope, "discovery": Discovery, "order": Order,
-                                                "hidden_calls": HiddenCalls, "expiry": Expiry}
-        for name, kind in kinds.items():
-            if name in doc:
-                given[name] = _enum(kind, doc[name], name)
-        for name in ("listing", "batch"):
-            if name in doc:
-                given[name] = _bool(doc[name], name)
-        if "unload" in doc:
-            if not isinstance(doc["unload"], list):
-                raise MalformedDocument(field="unload", reason="must be a list (model, host)")
-            given["unload"] = frozenset(_enum(UnloadBy, u, "unload") for u in doc["unload"])
-        seconds = doc.get("expiry_seconds")
-        if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-                raise MalformedDocument(field="expiry_seconds", reason="must be a number")
-            given["expiry_seconds"] = float(seconds)
-        return cls(**given)
-
-
-OPTION_NAMES: Final = ("state_scope", "discovery", "listing", "unload", "batch", "order", "hidden_calls", "expiry",
-                       "expiry_seconds")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -193,14 +28,17 @@ class Tool:
 
     name: str
     description: str = ""
-    parameters: Mapping[str, JSON] = field(default_factory=dict)
+    parameters: Mapping[str, JSON] = EMPTY
     always_visible: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", FrozenMap(self.parameters))
 
     def to_json(self) -> dict[str, JSON]:
         """The wire and scenario form (defaults left out)."""
         doc: dict[str, JSON] = {"name": self.name, "description": self.description}
         if self.parameters:
-            doc["parameters"] = dict(self.parameters)
+            doc["parameters"] = thaw(self.parameters)
         if self.always_visible:
             doc["always_visible"] = True
         return doc
@@ -213,6 +51,20 @@ class Tool:
         return cls(name=doc["name"], description=str(doc.get("description", "")),
                    parameters=dict(doc.get("parameters") or {}), always_visible=_bool(doc.get("always_visible", False),
                                                                                          "always_visible"))
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise MalformedDocument(field=where, reason="must be true or false")
+    return value
+
+
+def _enum(kind: type[enum.StrEnum], value: Any, where: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(m.value for m in kind)
+        raise MalformedDocument(field=where, reason=f"must be one of {allowed}, not {value!r}") from None
 
 
 # ---------------------------------------------------------------- calls the model makes in one step
@@ -270,14 +122,17 @@ class InvokeCall:
     """``invoke``: call a catalogue tool itself."""
 
     name: str
-    arguments: Mapping[str, JSON] = field(default_factory=dict)
+    arguments: Mapping[str, JSON] = EMPTY
     key: ClassVar[str] = "invoke"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "arguments", FrozenMap(self.arguments))
 
     def to_json(self) -> dict[str, JSON]:
         """The wire form."""
         doc: dict[str, JSON] = {"invoke": self.name}
         if self.arguments:
-            doc["arguments"] = dict(self.arguments)
+            doc["arguments"] = thaw(self.arguments)
         return doc
 
 
@@ -356,16 +211,26 @@ class EndRequest:
         return {"cmd": self.cmd, "thread": self.thread}
 
 
+class Store(enum.StrEnum):
+    """What a rebuilt host finds of its store (threads, history, persisted state)."""
+
+    KEPT = "kept"
+    RESET = "reset"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rebuild:
-    """The host object is built anew, with its store (threads, history, persisted state) ``kept`` or reset."""
+    """The host object is built anew, with its ``store`` (threads, history, persisted state) kept or reset."""
 
     cmd: ClassVar[str] = "disclosure-rebuild"
-    store_kept: bool = True
+    store: Store = Store.KEPT
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "store", _enum(Store, self.store, "store"))
 
     def to_json(self) -> dict[str, JSON]:
         """The wire form."""
-        return {"cmd": self.cmd, "store": "kept" if self.store_kept else "reset"}
+        return {"cmd": self.cmd, "store": self.store.value}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -388,6 +253,11 @@ class Idle:
     cmd: ClassVar[str] = "disclosure-idle"
     seconds: float = 0.0
 
+    def __post_init__(self) -> None:
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not self.seconds >= 0:
+            raise MalformedDocument(field="seconds", reason="must be a number of seconds, 0 or more")
+        object.__setattr__(self, "seconds", float(self.seconds))
+
     def to_json(self) -> dict[str, JSON]:
         """The wire form."""
         return {"cmd": self.cmd, "seconds": self.seconds}
@@ -406,9 +276,10 @@ class Clear:
 
 
 DisclosureEvent = DisclosureStart | Request | ModelStep | EndRequest | Rebuild | Trim | Idle | Clear
-DISCLOSURE_EVENT_TYPES: Final[Mapping[str, type[DisclosureEvent]]] = {
-    t.cmd: t for t in (DisclosureStart, Request, ModelStep, EndRequest, Rebuild, Trim, Idle, Clear)
-}
+#: Every disclosure event class, for ``isinstance``.
+DISCLOSURE_TYPES: Final = (DisclosureStart, Request, ModelStep, EndRequest, Rebuild, Trim, Idle, Clear)
+#: The disclosure event classes by wire command.
+DISCLOSURE_EVENT_TYPES: Final[Mapping[str, type[DisclosureEvent]]] = {t.cmd: t for t in DISCLOSURE_TYPES}
 
 
 def _text(doc: Mapping[str, JSON], key: str, default: str) -> str:
@@ -432,13 +303,11 @@ def disclosure_event_from_json(doc: Mapping[str, JSON]) -> DisclosureEvent:
             raise MalformedDocument(field="calls", reason="must be a list of calls")
         return ModelStep(thread=_text(doc, "thread", "main"), calls=tuple(call_from_json(c) for c in calls))
     if cmd in ("disclosure-request", "disclosure-end", "disclosure-clear"):
-        kind = {"disclosure-request": Request, "disclosure-end": EndRequest, "disclosure-clear": Clear}[cmd]
-        return kind(thread=_text(doc, "thread", "main"))
+        thread = _text(doc, "thread", "main")
+        return Request(thread=thread) if cmd == Request.cmd else EndRequest(thread=thread) if cmd == EndRequest.cmd \
+            else Clear(thread=thread)
     if cmd == "disclosure-rebuild":
-        store = doc.get("store", "kept")
-        if store not in ("kept", "reset"):
-            raise MalformedDocument(field="store", reason="must be kept or reset")
-        return Rebuild(store_kept=store == "kept")
+        return Rebuild(store=_enum(Store, doc.get("store", Store.KEPT.value), "store"))
     if cmd == "disclosure-trim":
         keep = doc.get("keep", 0)
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
@@ -450,110 +319,3 @@ def disclosure_event_from_json(doc: Mapping[str, JSON]) -> DisclosureEvent:
             raise MalformedDocument(field="seconds", reason="must be a number of seconds, 0 or more")
         return Idle(seconds=float(seconds))
     raise MalformedDocument(field="cmd", reason=f"is not a disclosure command: {cmd!r}")
-
-
-# ---------------------------------------------------------------- answers and observations
-
-class LoadOutcome(enum.StrEnum):
-    """What a load or an unload did to one name."""
-
-    LOADED = "loaded"
-    ALREADY_LOADED = "already_loaded"
-    UNLOADED = "unloaded"
-    NOT_LOADED = "not_loaded"
-    REFUSED = "refused"
-    NOT_FOUND = "not_found"
-    UNSTATED = "unstated"
-
-
-class InvokeOutcome(enum.StrEnum):
-    """What a call of a catalogue tool did."""
-
-    EXECUTED = "executed"
-    REFUSED = "refused"
-    NOT_FOUND = "not_found"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LoadAnswer:
-    """The answer to a load or unload: one result per distinct name asked for, first-seen order."""
-
-    call: str  # "load" or "unload"
-    results: tuple[tuple[str, LoadOutcome], ...]
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire form."""
-        return {"call": self.call, "results": [{"name": n, "outcome": o.value} for n, o in self.results]}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SearchAnswer:
-    """The answer to a search: the names it found, and those it made visible itself."""
-
-    found: tuple[str, ...]
-    loaded: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire form."""
-        return {"call": "search", "found": list(self.found), "loaded": list(self.loaded)}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ListAnswer:
-    """The answer to a listing: every catalogue tool, and whether the current model call shows it."""
-
-    listed: tuple[tuple[str, bool], ...]
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire form."""
-        return {"call": "list", "listed": [{"name": n, "loaded": shown} for n, shown in self.listed]}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InvokeAnswer:
-    """The answer to a call of a catalogue tool: whether the tool itself ran."""
-
-    name: str
-    outcome: InvokeOutcome
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire form."""
-        return {"call": "invoke", "name": self.name, "outcome": self.outcome.value}
-
-
-Answer = LoadAnswer | SearchAnswer | ListAnswer | InvokeAnswer
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ToolsObservation:
-    """The tool list of the next model call (after ``disclosure-request``: the first one), with loaders as tokens."""
-
-    tools: tuple[str, ...]
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire form."""
-        return {"tools": list(self.tools)}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StepObservation:
-    """A model step's answers (one per call, in order) and the tool list of the next model call."""
-
-    answers: tuple[Answer, ...]
-    tools: tuple[str, ...]
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire form."""
-        return {"answers": [a.to_json() for a in self.answers], "tools": list(self.tools)}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Done:
-    """The acknowledgement of an event that shows the model nothing (start, end, rebuild, trim, idle, clear)."""
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire form: an empty object."""
-        return {}
-
-
-DisclosureObservation = ToolsObservation | StepObservation | Done
