@@ -223,7 +223,7 @@ class Rebuild:
     """The host object is built anew, with its ``store`` (threads, history, persisted state) kept or reset."""
 
     cmd: ClassVar[str] = "disclosure-rebuild"
-    store: Store = Store.KEPT
+    store: Store
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "store", _enum(Store, self.store, "store"))
@@ -239,7 +239,11 @@ class Trim:
 
     cmd: ClassVar[str] = "disclosure-trim"
     thread: str = "main"
-    keep: int = 0
+    keep: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.keep, bool) or not isinstance(self.keep, int) or self.keep < 0:
+            raise MalformedDocument(field="keep", reason="must be a whole number of messages, 0 or more")
 
     def to_json(self) -> dict[str, JSON]:
         """The wire form."""
@@ -251,7 +255,7 @@ class Idle:
     """``seconds`` pass with no activity on any thread."""
 
     cmd: ClassVar[str] = "disclosure-idle"
-    seconds: float = 0.0
+    seconds: float
 
     def __post_init__(self) -> None:
         if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not self.seconds >= 0:
@@ -309,13 +313,7 @@ def disclosure_event_from_json(doc: Mapping[str, JSON]) -> DisclosureEvent:
     if cmd == "disclosure-rebuild":
         return Rebuild(store=_enum(Store, doc.get("store", Store.KEPT.value), "store"))
     if cmd == "disclosure-trim":
-        keep = doc.get("keep", 0)
-        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
-            raise MalformedDocument(field="keep", reason="must be a whole number of messages, 0 or more")
-        return Trim(thread=_text(doc, "thread", "main"), keep=keep)
+        return Trim(thread=_text(doc, "thread", "main"), keep=doc.get("keep", 0))
     if cmd == "disclosure-idle":
-        seconds = doc.get("seconds")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-            raise MalformedDocument(field="seconds", reason="must be a number of seconds, 0 or more")
-        return Idle(seconds=float(seconds))
+        return Idle(seconds=doc.get("seconds", -1))  # absent: refused as not a number of seconds
     raise MalformedDocument(field="cmd", reason=f"is not a disclosure command: {cmd!r}")

@@ -281,3 +281,18 @@ def every_combination(expiry_seconds: float = ENUMERATED_EXPIRY_SECONDS) -> Iter
                           expiry_seconds=expiry_seconds if expiry is Expiry.IDLE else None)
         except MalformedDocument:
             continue
+
+
+def closest_meeting(required: Mapping[str, Sequence[JSON]]) -> Options | None:
+    """The declaration nearest the defaults that meets ``required`` (the fewest options changed); None when none does.
+
+    What a scenario needs at the least: its requirements said as a declaration (ties go to the
+    first combination :func:`every_combination` gives).
+    """
+    defaults = Options().to_json()
+
+    def changed(options: Options) -> int:
+        return sum(defaults.get(name) != value for name, value in options.to_json().items())
+
+    meeting = [options for options in every_combination() if options.meets(required)]
+    return min(meeting, key=changed) if meeting else None
