@@ -11,8 +11,8 @@ spec/attribution.yaml refines a disclosure mismatch by keys computed here:
   ``unsupported`` when the host answered that it offers no such call;
 * ``order_option`` and ``discovery_option``: the declared ``order`` and ``discovery``.
 
-What happened before the step (its *history*): ``requests`` (an earlier request on the same
-thread), ``threads`` (another thread was used), ``rebuilt``, ``trimmed`` (that thread's
+What happened before the step (its *history*): ``requests`` (the step is in a later request
+of its thread than the first), ``threads`` (another thread was used), ``rebuilt``, ``trimmed`` (that thread's
 history), ``idled``, ``cleared`` (that thread's state, by the host).
 """
 
@@ -67,7 +67,8 @@ def disclosure_history(before: Iterable[Any], event: Any) -> frozenset[str]:
     before = list(before)
     thread = _thread_of(event)
     found = set()
-    if any(isinstance(e, Request) and e.thread == thread for e in before):
+    requests = sum(isinstance(e, Request) and e.thread == thread for e in before)
+    if requests > (1 if isinstance(event, ModelStep) else 0):  # a model step is in the last request before it
         found.add("requests")
     if len({t for e in (*before, event) if (t := _thread_of(e)) is not None}) > 1:
         found.add("threads")
