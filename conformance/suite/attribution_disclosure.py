@@ -9,7 +9,8 @@ spec/attribution.yaml refines a disclosure mismatch by keys computed here:
 * ``answer``: the kind of call and the key that differs, ``load.outcome``, ``search.found``,
   ``list.listed``, ``invoke.outcome``, ``load.results`` (a results list of another length) ...;
   ``unsupported`` when the host answered that it offers no such call;
-* ``order_option`` and ``discovery_option``: the declared ``order`` and ``discovery``.
+* ``order_option`` and ``discovery_option``: the declared ``order`` and ``discovery``;
+* ``step_calls``: the kinds of call the model step makes (``load``, ``search`` ...; each applies).
 
 What happened before the step (its *history*): ``requests`` (the step is in a later request
 of its thread than the first), ``threads`` (another thread was used), ``rebuilt``, ``trimmed`` (that thread's
@@ -56,6 +57,11 @@ def option_key(by: str, declared: Options | None) -> list[str]:
     """The declared value an ``order_option`` or ``discovery_option`` refinement reads (the defaults when none)."""
     options = declared if declared is not None else Options()
     return list(options.value_of(by.removesuffix("_option")))
+
+
+def call_kinds(event: Any) -> tuple[str, ...]:
+    """The kinds of call a model step makes, in order (none for another event)."""
+    return tuple(call.key for call in event.calls) if isinstance(event, ModelStep) else ()
 
 
 def _thread_of(event: Any) -> str | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from reference_impl.disclosure import Thread
 from reference_impl.disclosure_commands import Trim
 from reference_impl.engine import Engine
 
@@ -26,9 +25,7 @@ class TrimmingDeloads(Engine):
         observation = super().apply(event)
         if isinstance(event, Trim):
             state = self._disclosure
-            thread = state.thread(event.thread)
-            self._disclosure = state.with_thread(event.thread, Thread(history=thread.history,
-                                                                      last_active=thread.last_active))
+            self._disclosure = state.with_thread(event.thread, replace(state.thread(event.thread), loaded=()))
         return observation
 
 
