@@ -33,7 +33,7 @@ from reference_impl.problems import Problem, Severity, SourceLocation, pointer_j
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE_PLUGINS = EXAMPLES_DIR / "plugins"
 EXAMPLE_HOST = EXAMPLES_DIR / "host.yaml"
-EXAMPLE_TOOLS = EXAMPLES_DIR / "tools.yaml"
+EXAMPLE_TOOLS = Path(__file__).resolve().parent / "tools.yaml"  # not under examples/: pas validate reads that folder
 DEFAULT_SCRIPT = EXAMPLES_DIR / "default.pas"
 MAX_SCRIPT_BYTES = 1024 * 1024
 
