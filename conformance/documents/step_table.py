@@ -173,7 +173,8 @@ def _trim_prose(event: Trim, words: Words) -> str:
 
 
 def _idle_prose(event: Idle, words: Words) -> str:
-    return words.t("idle for {seconds} s").format(seconds=words.value(event.seconds))
+    seconds = int(event.seconds) if event.seconds.is_integer() else event.seconds
+    return words.t("idle for {seconds} s").format(seconds=words.value(seconds))
 
 
 def _thread_prose(english: str) -> Any:
