@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from reference_impl.disclosure_options import as_bool, as_enum
 from reference_impl.errors import MalformedDocument
 from reference_impl.frozen import EMPTY, FrozenMap, thaw
 
@@ -49,22 +50,8 @@ class Tool:
         if not isinstance(doc, Mapping) or not isinstance(doc.get("name"), str) or doc["name"].startswith("@"):
             raise MalformedDocument(field="tools", reason="each tool needs a name (a string not starting with @)")
         return cls(name=doc["name"], description=str(doc.get("description", "")),
-                   parameters=dict(doc.get("parameters") or {}), always_visible=_bool(doc.get("always_visible", False),
+                   parameters=dict(doc.get("parameters") or {}), always_visible=as_bool(doc.get("always_visible", False),
                                                                                          "always_visible"))
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise MalformedDocument(field=where, reason="must be true or false")
-    return value
-
-
-def _enum(kind: type[enum.StrEnum], value: Any, where: str) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(m.value for m in kind)
-        raise MalformedDocument(field=where, reason=f"must be one of {allowed}, not {value!r}") from None
 
 
 # ---------------------------------------------------------------- calls the model makes in one step
@@ -226,7 +213,7 @@ class Rebuild:
     store: Store
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "store", _enum(Store, self.store, "store"))
+        object.__setattr__(self, "store", as_enum(Store, self.store, "store"))
 
     def to_json(self) -> dict[str, JSON]:
         """The wire form."""
@@ -311,7 +298,7 @@ def disclosure_event_from_json(doc: Mapping[str, JSON]) -> DisclosureEvent:
         return Request(thread=thread) if cmd == Request.cmd else EndRequest(thread=thread) if cmd == EndRequest.cmd \
             else Clear(thread=thread)
     if cmd == "disclosure-rebuild":
-        return Rebuild(store=_enum(Store, doc.get("store", Store.KEPT.value), "store"))
+        return Rebuild(store=as_enum(Store, doc.get("store", Store.KEPT.value), "store"))
     if cmd == "disclosure-trim":
         return Trim(thread=_text(doc, "thread", "main"), keep=doc.get("keep", 0))
     if cmd == "disclosure-idle":

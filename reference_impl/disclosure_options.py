@@ -97,7 +97,8 @@ OPTION_VALUES: Final[Mapping[str, tuple[JSON, ...]]] = {
 ENUMERATED_EXPIRY_SECONDS: Final = 3600.0
 
 
-def _enum(kind: type[enum.StrEnum], value: Any, where: str) -> Any:
+def as_enum(kind: type[enum.StrEnum], value: Any, where: str) -> Any:
+    """``kind(value)``; raises MalformedDocument naming ``where`` and the allowed values."""
     try:
         return kind(value)
     except ValueError:
@@ -105,7 +106,8 @@ def _enum(kind: type[enum.StrEnum], value: Any, where: str) -> Any:
         raise MalformedDocument(field=where, reason=f"must be one of {allowed}, not {value!r}") from None
 
 
-def _bool(value: Any, where: str) -> bool:
+def as_bool(value: Any, where: str) -> bool:
+    """``value`` when it is true or false; raises MalformedDocument naming ``where``."""
     if not isinstance(value, bool):
         raise MalformedDocument(field=where, reason="must be true or false")
     return value
@@ -207,12 +209,12 @@ class Options:
         unknown = sorted(set(doc) - set(OPTION_NAMES))
         if unknown:
             raise MalformedDocument(field=unknown[0], reason=f"is not a disclosure option (known: {', '.join(OPTION_NAMES)})")
-        given: dict[str, Any] = {name: _enum(kind, doc[name], name) for name, kind in _KINDS.items() if name in doc}
-        given.update({name: _bool(doc[name], name) for name in _BOOLEANS if name in doc})
+        given: dict[str, Any] = {name: as_enum(kind, doc[name], name) for name, kind in _KINDS.items() if name in doc}
+        given.update({name: as_bool(doc[name], name) for name in _BOOLEANS if name in doc})
         if "unload" in doc:
             if not isinstance(doc["unload"], (list, tuple)):
                 raise MalformedDocument(field="unload", reason="must be a list (model, host)")
-            given["unload"] = frozenset(_enum(UnloadBy, u, "unload") for u in doc["unload"])
+            given["unload"] = frozenset(as_enum(UnloadBy, u, "unload") for u in doc["unload"])
         seconds = doc.get("expiry_seconds")
         if seconds is not None:
             if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):

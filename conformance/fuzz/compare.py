@@ -11,7 +11,7 @@ profile.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -224,19 +224,34 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
     else:
         reference.start(case.plugins, case.host)
         observe = lambda event: reference.apply(event).to_json()  # noqa: E731 - a one-line stand-in for the reference side
+    return walk(adapter, case.events, observe,
+                lambda index, event, expected, actual: differences(index, event, expected, actual, text=text, order=order),
+                start=(case.plugins, case.host))
+
+
+def walk(adapter: Adapter, events: Sequence[Any], observe: Callable[[Any], Mapping[str, Any]],
+         differ: Callable[[int, Any, Mapping[str, Any], Any], list[Mismatch]], *,
+         start: tuple[Any, Any] | None = None, opening: Any = None) -> Comparison:
+    """Send ``events`` to ``adapter`` (after ``start``, or after an ``opening`` event), comparing each answer.
+
+    ``observe(event)`` is the reference's observation; ``differ(index, event, expected,
+    actual)`` the mismatches (raising ImplementationFailed for an answer too malformed to
+    compare). Stops at the first disagreement; an ImplementationFailed is an ``errored`` one,
+    after which the adapter is reset.
+    """
     # Asked for all at once: an implementation that takes requests ahead works while the reference does.
-    answers = stream(adapter, case.events, start=(case.plugins, case.host))
+    answers = stream(adapter, [opening, *events] if opening is not None else events, start=start)
     try:
         try:
             next(answers)
         except ImplementationFailed as error:
             reset_quietly(adapter)
             return Comparison(disagreement=errored(None, None, error), steps=0)
-        for index, event in enumerate(case.events):
+        for index, event in enumerate(events):
             expected = observe(event)
             try:
                 actual = next(answers)
-                mismatches = differences(index, event, expected, actual, text=text, order=order)
+                mismatches = differ(index, event, expected, actual)
             except ImplementationFailed as error:
                 reset_quietly(adapter)
                 return Comparison(disagreement=errored(index, event, error), steps=index + 1)
@@ -246,7 +261,7 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
                 return Comparison(disagreement=found, steps=index + 1)
     finally:
         answers.close()  # stopped at a disagreement: the answers already asked for are dropped
-    return Comparison(disagreement=None, steps=len(case.events))
+    return Comparison(disagreement=None, steps=len(events))
 
 
 def reference_observations(case: Case, *, text: bool) -> list[dict[str, Any]]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, stream
+from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed
 from conformance.documents.step_table import key_of
-from conformance.fuzz.compare import Comparison, Disagreement, Verdict, errored, reset_quietly
+from conformance.fuzz.compare import Comparison, walk
 from conformance.fuzz.disclosure_case import DisclosureCase
 from conformance.suite.expectations import Mismatch, check_step
 from conformance.suite.scenario import Step
@@ -81,25 +81,7 @@ def compare_disclosure_case(adapter: Adapter, case: DisclosureCase, *, order: bo
     """
     reference = Engine(text=False, disclosure=case.declared)
     reference.apply(case.opening)
-    answers = stream(adapter, [case.opening, *case.events])
-    try:
-        try:
-            next(answers)
-        except ImplementationFailed as error:
-            reset_quietly(adapter)
-            return Comparison(disagreement=errored(None, None, error), steps=0)
-        for index, event in enumerate(case.events):
-            expected = reference.apply(event).to_json()
-            try:
-                actual = next(answers)
-                mismatches = differences(index, event, expected, actual, case.declared, order=order)
-            except ImplementationFailed as error:
-                reset_quietly(adapter)
-                return Comparison(disagreement=errored(index, event, error), steps=index + 1)
-            if mismatches:
-                found = Disagreement(verdict=Verdict.FAILED, index=index, event=event, expected=expected,
-                                     actual=actual, mismatches=tuple(mismatches))
-                return Comparison(disagreement=found, steps=index + 1)
-    finally:
-        answers.close()
-    return Comparison(disagreement=None, steps=len(case.events))
+    return walk(adapter, case.events, lambda event: reference.apply(event).to_json(),
+                lambda index, event, expected, actual: differences(index, event, expected, actual, case.declared,
+                                                                   order=order),
+                opening=case.opening)

@@ -20,7 +20,7 @@ from conformance.documents.step_table import key_of
 from conformance.fuzz.compare import Disagreement, Verdict
 from conformance.fuzz.disclosure_case import DisclosureCase
 from conformance.fuzz.disclosure_compare import expectation, reference_observations
-from conformance.fuzz.emit import Provenance, description, dump, headline, title
+from conformance.fuzz.emit import Provenance, description, headline, title, write_checked
 from conformance.suite.attribution import StepFacts, blame
 from conformance.suite.attribution_disclosure import call_kinds, disclosure_history
 from conformance.suite.attribution_table import load_table
@@ -104,12 +104,4 @@ def write_disclosure_scenario(doc: Mapping[str, Any], case: DisclosureCase,
                               out_dir: Path | str) -> tuple[Path | None, list[Problem]]:
     """Check the document and write it as ``<out_dir>/<id>.yaml``: (path, []) or (None, problems)."""
     path = Path(out_dir) / f"{doc['id']}.yaml"
-    problems = check_disclosure_document(doc, case, path=str(path))
-    if problems:
-        return None, problems
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dump(doc), encoding="utf-8")
-    except OSError as error:
-        return None, [Problem(code="io-error", pointer="", message=f"cannot write {path}: {error.strerror or error}")]
-    return path, []
+    return write_checked(doc, path, check_disclosure_document(doc, case, path=str(path)))

@@ -211,7 +211,11 @@ def write_scenario(doc: Mapping[str, Any], case: Case, out_dir: Path | str, *,
     directory is reported as a problem too.
     """
     path = Path(out_dir) / f"{doc['id']}.yaml"
-    problems = check_document(doc, case, path=str(path), text_profile=text_profile)
+    return write_checked(doc, path, check_document(doc, case, path=str(path), text_profile=text_profile))
+
+
+def write_checked(doc: Mapping[str, Any], path: Path, problems: list[Problem]) -> tuple[Path | None, list[Problem]]:
+    """Write ``doc`` to ``path`` unless its check found ``problems``: (path, []) or (None, problems)."""
     if problems:
         return None, problems
     try:
