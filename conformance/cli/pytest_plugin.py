@@ -64,6 +64,7 @@ class _Target:
         except BadImplementation as error:
             raise pytest.UsageError(str(error)) from None
         self._hello: tuple[Any, Any] | None = None
+        self.declared: Any = None  # the disclosure options it declares, with that profile under test
 
     def hello(self) -> tuple[Any, Any]:
         """``(profiles under test, None)`` or ``(None, errored result detail)``, asked once."""
@@ -72,6 +73,8 @@ class _Target:
 
             info, error = greet(self.adapter)
             self._hello = (effective_profiles(info, self.profiles_requested), None) if error is None else (None, error)
+            if error is None and "disclosure" in self._hello[0]:
+                self.declared = info.disclosure_options
         return self._hello
 
     def close(self) -> None:
@@ -191,7 +194,7 @@ class ScenarioItem(pytest.Item):
         profiles, error = self.target.hello()
         if error is not None:
             raise ScenarioFailed(errored(self.scenario, error))
-        result = run_scenario(self.target.adapter, self.scenario, profiles=profiles)
+        result = run_scenario(self.target.adapter, self.scenario, profiles=profiles, declared=self.target.declared)
         if result.outcome is Outcome.SKIPPED:
             pytest.skip(result.reason)
         if result.outcome is not Outcome.PASSED:
