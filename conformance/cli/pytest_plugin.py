@@ -72,8 +72,9 @@ class _Target:
             from conformance.suite.runner import effective_profiles, greet
 
             info, error = greet(self.adapter)
-            self._hello = (effective_profiles(info, self.profiles_requested), None) if error is None else (None, error)
-            if error is None and "disclosure" in self._hello[0]:
+            in_play = effective_profiles(info, self.profiles_requested)
+            self._hello = (in_play, None) if error is None else (None, error)
+            if info is not None and "disclosure" in in_play:
                 self.declared = info.disclosure_options
         return self._hello
 
