@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.docs_gen._md import code, header, link, one_line, requirement_links, table, value
+from conformance.docs_gen.disclosure_pages import answers_text, catalogue_lines
 from conformance.docs_gen.i18n import t
 from conformance.documents.step_table import row_of
 from conformance.suite.scenario import Scenario, Step
@@ -20,6 +21,7 @@ CATEGORIES = {
     "states": "States and what the model sees", "counting": "Counting runs", "calls": "activate and extend",
     "admin": "Admin changes", "scheduler": "The scheduler switch", "conversations": "Conversations",
     "restart": "Restart", "order": "Ordering", "text": "Reference text", "host": "Host profile",
+    "disclosure": "Disclosure profile",
 }
 SPEC = "../specification.md"  # category pages live in generated/scenarios/
 #: The number of a scenario's first step. `pas run` names a failing step by its index in the file's
@@ -116,6 +118,8 @@ def _expectation_text(step: Step, scenario: Scenario) -> str:
             parts.append(t("ends the step") if expect["ends_step"] else t("does not end the step"))
         if "block" in expect:
             parts.append(t("no block") if expect["block"] is None else t("block: ") + view_text(expect["block"]))
+    if step.answers is not None:
+        parts.append(answers_text(step.answers))
     if step.shown is not None:
         parts.append(t("shown exactly: ") + (", ".join(code(m) for m in step.shown) or t("none")))
     if step.order is not None:
@@ -133,7 +137,7 @@ def _expectation_text(step: Step, scenario: Scenario) -> str:
 
 
 def _columns(scenario: Scenario) -> list[str]:
-    if scenario.is_host:  # host steps have no per-plugin view
+    if scenario.is_host or scenario.is_disclosure:  # host and disclosure steps have no per-plugin view
         return []
     names = [m.module_name for m in scenario.plugins]
     for step in scenario.steps:
@@ -185,6 +189,8 @@ def _host_inputs(scenario: Scenario) -> list[str]:
 def _plugins_table(scenario: Scenario) -> list[str]:
     if scenario.is_host:
         return _host_plugins_table(scenario)
+    if scenario.is_disclosure:
+        return catalogue_lines(scenario)
     rows = [
         [code(m.module_name), value(m.allow_sleep), t("present") if m.brief else t("blank"),
          code(scenario.host.strategy_for(m.module_name).value), _loaded(m, scenario), _eligibility(m, scenario)]
@@ -305,15 +311,25 @@ def scenario_catalogue(scenarios: Sequence[Scenario], suite_dir: Path) -> dict[s
             [link(code(s.id), f"{category}.md#{s.id}"), s.title, requirement_links(s.covers, SPEC)] for s in group
         ])
         page = header(_category_title(category), f"conformance/suite/scenarios/{category}/", intro=t(
-            "{count} scenarios. Steps are numbered from {first}, as `pas run` numbers them when it "
-            "reports a failing step. A plugin column in a step table is the plugin's expected view "
-            "in that run (empty: not checked); the last column is what the step must produce "
-            "otherwise. Back to the [catalogue](index.md).").format(count=len(group), first=FIRST_STEP))
+            _DISCLOSURE_INTRO if all(s.is_disclosure for s in group) else _INTRO).format(count=len(group),
+                                                                                          first=FIRST_STEP))
         for scenario in group:
             page += scenario_section(scenario)
         pages[f"scenarios/{category}.md"] = "\n".join(page).rstrip() + "\n"
     pages["scenarios/index.md"] = "\n".join(lines).rstrip() + "\n"
     return pages
+
+
+_INTRO = ("{count} scenarios. Steps are numbered from {first}, as `pas run` numbers them when it "
+          "reports a failing step. A plugin column in a step table is the plugin's expected view "
+          "in that run (empty: not checked); the last column is what the step must produce "
+          "otherwise. Back to the [catalogue](index.md).")
+_DISCLOSURE_INTRO = (
+    "{count} scenarios. Steps are numbered from {first}, as `pas run` numbers them when it reports a "
+    "failing step. Each scenario first sends its catalogue; it runs only on an implementation whose "
+    "declared options meet what it applies to. The last column is what the step must produce: the "
+    "catalogue tools the (next) model call shows, and the answers to the model's calls. Back to the "
+    "[catalogue](index.md).")
 
 
 def coverage_of(scenarios: Sequence[Scenario]) -> dict[str, tuple[str, ...]]:
