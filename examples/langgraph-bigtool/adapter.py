@@ -27,11 +27,9 @@ What the suite sees is read off what bigtool did:
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import importlib.metadata
 import os
-import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -52,7 +50,8 @@ from disclosure_stdio import (  # noqa: E402 - after the path is set; standard l
 
 PROTOCOL_OUT = protocol_stdout()  # before LangGraph is imported: anything it prints goes to stderr
 
-from driver import RETRIEVE, BigtoolDriver  # noqa: E402 - after stdout is safe
+from bigtool_answers import retrieved  # noqa: E402 - after stdout is safe
+from driver import RETRIEVE, BigtoolDriver  # noqa: E402 - as above
 from driver_protocol import Answer, Call  # noqa: E402 - as above
 
 # Declared in hello; README.md "Options declared" gives the source line behind each value. `batch`,
@@ -64,21 +63,6 @@ OPTIONS = {"state_scope": "thread", "discovery": "search_loads", "unload": [], "
 # tool per search keeps the suite's exact-name searches about the one tool asked for; the nearest-anyway
 # retrieval still shows in a search that matches nothing (README.md, "Configuration").
 DRIVER_OPTIONS = {"limit": 1, "retrieval": "store"}
-AVAILABLE = re.compile(r"Available tools: (?P<names>\[.*\])", re.DOTALL)
-
-
-def retrieved(text: str | None) -> list[str]:
-    """The names in bigtool's `Available tools: [...]` answer (a Python list repr); none for any other text."""
-    match = AVAILABLE.fullmatch((text or "").strip())
-    if match is None:
-        return []
-    try:
-        names = ast.literal_eval(match["names"])
-    except (ValueError, SyntaxError):
-        return []
-    return [str(name) for name in names] if isinstance(names, list) else []
-
-
 class BigtoolHost:
     """LangGraph bigtool behind the PAS disclosure commands (see the module docstring)."""
 
