@@ -23,9 +23,7 @@ What the suite sees is read off what MAF did:
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,12 +34,13 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "disclosure-stdio")]
 
 from disclosure_stdio import (  # noqa: E402 - after the path is set; standard library only
     AdapterLimit,
+    DriverHost,
     asked_names,
     call_kind,
     driver_call,
     invoke_answer,
     protocol_stdout,
-    serve,
+    run,
     with_text,
 )
 
@@ -59,7 +58,7 @@ OPTIONS = {"state_scope": "instance", "discovery": "load_by_name", "listing": Tr
            "batch": True, "hidden_calls": "refused", "expiry": "none"}
 
 
-class MafHost:
+class MafHost(DriverHost):
     """Microsoft Agent Framework behind the PAS disclosure commands (see the module docstring)."""
 
     name = "agent-framework-core (PAS adapter)"
@@ -68,19 +67,12 @@ class MafHost:
 
     def __init__(self) -> None:
         """No host until disclosure-start."""
-        self.driver: MafDriver | None = None
-        self.catalogue: list[str] = []
         self.to_host: dict[str, str] = {}  # catalogue name or loader token -> the name MAF uses
         self.from_host: dict[str, str] = {}  # the reverse
 
     async def open(self, tools: Sequence[Mapping[str, Any]]) -> None:
         """A new MafDriver for this catalogue; the always-visible tools are MCPTool's `always_load`."""
-        await self.close()
-        catalogue = [{"name": t["name"], "description": t["description"], "parameters": t.get("parameters")}
-                     for t in tools]
-        always = [str(t["name"]) for t in tools if t.get("always_visible")]
-        self.driver = await MafDriver.open(catalogue, always, {})
-        self.catalogue = [str(t["name"]) for t in tools]
+        await self.open_driver(MafDriver.open, tools, {})
         loaders = self.driver.describe()["loaders"]  # {"list": "list_mcp_tools", "load": ..., "unload": ...}
         self.to_host = {name: _build_prefixed_mcp_name(_normalize_mcp_name(name), None) for name in self.catalogue}
         self.to_host.update({f"@{kind}": name for kind, name in loaders.items()})
@@ -108,11 +100,7 @@ class MafHost:
 
     async def rebuild(self, store: str) -> None:
         """A restart: new MCPTool, connection and Agent; the sessions kept (serialised) or dropped."""
-        await self._driver().restart(store)
-
-    async def trim(self, thread: str, keep: int) -> None:
-        """Keep the last `keep` messages of the thread's stored history (MAF's InMemoryHistoryProvider)."""
-        await self._driver().trim(thread, keep)
+        await self.live().restart(store)
 
     async def idle(self, seconds: float) -> None:
         """Nothing to do: MAF's loaded set is a plain set with no time in it (`_mcp.py:1208`); every line
@@ -125,24 +113,6 @@ class MafHost:
                            "one per MCPTool (agent_framework/_mcp.py:1208) and the public connect(reset=True) keeps "
                            "it (_mcp.py:2327-2334); the adapter declares unload [model] only")
 
-    def _driver(self) -> MafDriver:
-        if self.driver is None:
-            raise AdapterLimit("send disclosure-start first")
-        return self.driver
-
-    async def close(self) -> None:
-        """Close the driver (its open runs, its MCP connection)."""
-        if self.driver is not None:
-            await self.driver.close()
-            self.driver = None
-
-
-def main() -> int:
-    """Serve the protocol on stdin/stdout until bye or end of input."""
-    asyncio.run(serve(MafHost(), PROTOCOL_OUT))
-    PROTOCOL_OUT.flush()
-    os._exit(0)  # skip interpreter shutdown: MCP's task groups and loggers have nothing left to say
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(MafHost(), PROTOCOL_OUT)

@@ -100,6 +100,39 @@ class Host(Protocol):
         """Release the host."""
 
 
+class DriverHost:
+    """What every driver-backed host shares: the driver (None before disclosure-start), the catalogue's names,
+    building the driver from a catalogue, trimming through it, closing it."""
+
+    driver: Any = None
+    catalogue: Sequence[str] = ()
+
+    async def open_driver(self, opener: Any, tools: Sequence[Mapping[str, Any]], options: Mapping[str, Any]) -> None:
+        """Close the driver, then `await opener(catalogue, always_visible, options)` for this catalogue."""
+        await self.close()
+        catalogue = [{"name": t["name"], "description": t["description"], "parameters": t.get("parameters")}
+                     for t in tools]
+        always = [str(t["name"]) for t in tools if t.get("always_visible")]
+        self.driver = await opener(catalogue, always, options)
+        self.catalogue = [str(t["name"]) for t in tools]
+
+    def live(self) -> Any:
+        """The driver. Raises AdapterLimit before disclosure-start."""
+        if self.driver is None:
+            raise AdapterLimit("send disclosure-start first")
+        return self.driver
+
+    async def trim(self, thread: str, keep: int) -> None:
+        """Keep the last `keep` messages of the thread's history, the host's way (the driver's `trim`)."""
+        await self.live().trim(thread, keep)
+
+    async def close(self) -> None:
+        """Close the driver (its open requests and whatever it holds)."""
+        if self.driver is not None:
+            await self.driver.close()
+            self.driver = None
+
+
 def call_kind(call: Mapping[str, Any]) -> str:
     """Which of load, unload, search, list, invoke a PAS call is. Raises InvalidRequest."""
     kinds = [kind for kind in KINDS if kind in call]
@@ -272,6 +305,16 @@ def _no_constants(name: str) -> None:
 
 def _error(rid: int | None, code: str, message: str) -> JSON:
     return {"id": rid, "ok": False, "error": {"message": message, "code": code}}
+
+
+def run(host: Host, out: TextIO) -> None:
+    """Serve the protocol until bye or end of input, then leave at once (exit status 0).
+
+    `os._exit` skips interpreter shutdown: the hosts' task groups and loggers have nothing left to say.
+    """
+    asyncio.run(serve(host, out))
+    out.flush()
+    os._exit(0)
 
 
 async def serve(host: Host, out: TextIO) -> None:

@@ -27,9 +27,7 @@ What the suite sees is read off what bigtool did:
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -40,11 +38,12 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "disclosure-stdio")]
 
 from disclosure_stdio import (  # noqa: E402 - after the path is set; standard library only
     AdapterLimit,
+    DriverHost,
     call_kind,
     driver_call,
     invoke_answer,
     protocol_stdout,
-    serve,
+    run,
     with_text,
 )
 
@@ -63,7 +62,7 @@ OPTIONS = {"state_scope": "thread", "discovery": "search_loads", "unload": [], "
 # tool per search keeps the suite's exact-name searches about the one tool asked for; the nearest-anyway
 # retrieval still shows in a search that matches nothing (README.md, "Configuration").
 DRIVER_OPTIONS = {"limit": 1, "retrieval": "store"}
-class BigtoolHost:
+class BigtoolHost(DriverHost):
     """LangGraph bigtool behind the PAS disclosure commands (see the module docstring)."""
 
     name = "langgraph-bigtool (PAS adapter)"
@@ -71,19 +70,9 @@ class BigtoolHost:
                f"langgraph-prebuilt {importlib.metadata.version('langgraph-prebuilt')})")
     options = OPTIONS
 
-    def __init__(self) -> None:
-        """No host until disclosure-start."""
-        self.driver: BigtoolDriver | None = None
-        self.catalogue: list[str] = []
-
     async def open(self, tools: Sequence[Mapping[str, Any]]) -> None:
         """A new BigtoolDriver: registry and store from the catalogue; always-visible ids seed every thread."""
-        await self.close()
-        catalogue = [{"name": t["name"], "description": t["description"], "parameters": t.get("parameters")}
-                     for t in tools]
-        always = [str(t["name"]) for t in tools if t.get("always_visible")]
-        self.driver = await BigtoolDriver.open(catalogue, always, DRIVER_OPTIONS)
-        self.catalogue = [str(t["name"]) for t in tools]
+        await self.open_driver(BigtoolDriver.open, tools, DRIVER_OPTIONS)
 
     def tokens(self, names: Sequence[str]) -> list[str]:
         """The bound tools with `retrieve_tools` as `@search` (registry ids are the catalogue names)."""
@@ -104,11 +93,7 @@ class BigtoolHost:
 
     async def rebuild(self, store: str) -> None:
         """Recompile the graph: with the same checkpointer ("kept") or a new InMemorySaver ("reset")."""
-        await self._driver().rebuild(store)
-
-    async def trim(self, thread: str, keep: int) -> None:
-        """The thread's next input removes all but its last `keep` messages (RemoveMessage, LangGraph's way)."""
-        await self._driver().trim(thread, keep)
+        await self.live().rebuild(store)
 
     async def idle(self, seconds: float) -> None:
         """Nothing to do: the selection lives in the checkpointed graph state, and neither the InMemorySaver
@@ -119,24 +104,6 @@ class BigtoolHost:
         raise AdapterLimit("adapter limit: bigtool has no host-side clear of a thread's selected tools; the reducer "
                            "only appends (langgraph_bigtool/graph.py:16-18); the adapter declares unload []")
 
-    def _driver(self) -> BigtoolDriver:
-        if self.driver is None:
-            raise AdapterLimit("send disclosure-start first")
-        return self.driver
-
-    async def close(self) -> None:
-        """Cancel the driver's open requests."""
-        if self.driver is not None:
-            await self.driver.close()
-            self.driver = None
-
-
-def main() -> int:
-    """Serve the protocol on stdin/stdout until bye or end of input."""
-    asyncio.run(serve(BigtoolHost(), PROTOCOL_OUT))
-    PROTOCOL_OUT.flush()
-    os._exit(0)  # skip interpreter shutdown
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(BigtoolHost(), PROTOCOL_OUT)

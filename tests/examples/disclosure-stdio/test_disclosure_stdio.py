@@ -199,3 +199,29 @@ def test_nothing_but_hello_before_hello_and_nothing_but_start_before_start() -> 
     _, before_start = exchange(session, {"cmd": "hello", "protocol_version": 1}, {"cmd": "disclosure-idle", "seconds": 1})
     assert "hello first" in early["error"]["message"]
     assert "disclosure-start" in before_start["error"]["message"]
+
+
+def test_a_driver_host_opens_its_driver_from_the_catalogue_and_closes_the_old_one() -> None:
+    opened: list[Any] = []
+
+    class Driver:
+        closed = False
+
+        async def close(self) -> None:
+            self.closed = True
+
+    async def opener(catalogue: Any, always: Any, options: Any) -> Any:
+        opened.append((catalogue, always, options))
+        return Driver()
+
+    host = stdio.DriverHost()
+    with pytest.raises(stdio.AdapterLimit):
+        host.live()
+    tools = [{"name": "weather", "description": "w", "parameters": {"type": "object"}},
+             {"name": "clock", "description": "c", "always_visible": True}]
+    asyncio.run(host.open_driver(opener, tools, {"limit": 1}))
+    first = host.live()
+    asyncio.run(host.open_driver(opener, tools[:1], {}))
+    assert first.closed and host.catalogue == ["weather"]
+    assert opened[0] == ([{"name": "weather", "description": "w", "parameters": {"type": "object"}},
+                          {"name": "clock", "description": "c", "parameters": None}], ["clock"], {"limit": 1})
