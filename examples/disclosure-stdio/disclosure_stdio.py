@@ -15,8 +15,8 @@ it did, through the `Host` the adapter supplies:
 
 This module does the protocol and the bookkeeping of which thread has a request open: a request
 on a thread with one open ends it first (the model answers with text), a rebuild ends them all, a
-trim ends the thread's. When the host ends a request inside a step (it raised), there is no next
-model call; the step's `tools` then repeat the last list the host sent, each answer says what the
+trim waits for the end of the thread's open request (it takes effect before the thread's next
+request). When the host ends a request inside a step (it raised), there is no next model call; the step's `tools` then repeat the last list the host sent, each answer says what the
 host did (an invoke that raised did not run), and the exception goes to stderr.
 """
 
@@ -182,6 +182,7 @@ class Session:
         self.started = False
         self.done = False
         self.open: dict[str, list[str]] = {}  # thread -> the PAS tool list of its open request's current call
+        self.trims: dict[str, int] = {}  # thread -> messages to keep, applied when its open request has ended
 
     async def answer(self, line: bytes) -> JSON:
         """The response to one request line (never raises)."""
@@ -217,6 +218,7 @@ class Session:
             raise AdapterLimit("send hello first")
         if cmd == "disclosure-start":
             self.open.clear()
+            self.trims.clear()
             await self.host.open(list(req["tools"]))
             self.started = True
             return {}
@@ -243,8 +245,7 @@ class Session:
                 await self._end(thread)
             await self.host.rebuild(_choice(req, "store", ("kept", "reset")))
         elif cmd == "disclosure-trim":
-            await self._end(_thread(req))
-            await self.host.trim(_thread(req), int(req["keep"]))
+            await self._trim(_thread(req), int(req["keep"]))
         elif cmd == "disclosure-idle":
             await self.host.idle(float(req["seconds"]))
         else:
@@ -277,13 +278,24 @@ class Session:
             self.open[thread] = self.host.tokens(result.next_tools)
         return {"answers": observed, "tools": self.open[thread]}
 
+    async def _trim(self, thread: str, keep: int) -> None:
+        """Trim the thread's history now, or, while a request is open on it, once that request has ended.
+
+        A trim takes effect before the thread's next request; the open request goes on with the tools it has.
+        """
+        self.trims[thread] = min(keep, self.trims.get(thread, keep))
+        if thread not in self.open:
+            await self.host.trim(thread, self.trims.pop(thread))
+
     async def _end(self, thread: str) -> None:
-        """The model answers the thread's open request with text (nothing when none is open)."""
-        if self.open.pop(thread, None) is None:
-            return
-        ended = await self.host.driver.end_request(thread)
-        if not ended["completed"] or ended["error"]:
-            log(f"thread {thread!r}: the request did not end cleanly: {ended['error']}")
+        """The model answers the thread's open request with text (nothing when none is open); a trim waiting
+        for that request's end is applied."""
+        if self.open.pop(thread, None) is not None:
+            ended = await self.host.driver.end_request(thread)
+            if not ended["completed"] or ended["error"]:
+                log(f"thread {thread!r}: the request did not end cleanly: {ended['error']}")
+        if thread in self.trims:
+            await self.host.trim(thread, self.trims.pop(thread))
 
 
 def _thread(req: JSON) -> str:

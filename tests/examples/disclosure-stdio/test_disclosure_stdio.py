@@ -166,12 +166,23 @@ def test_an_invoke_of_a_name_the_catalogue_lacks_is_not_found(session) -> None:
     assert step["result"]["answers"][0]["outcome"] == "not_found"
 
 
-def test_rebuild_ends_every_open_request_and_trim_ends_its_threads(session) -> None:
+def test_rebuild_ends_every_open_request_and_a_trim_waits_for_the_end_of_its_threads(session) -> None:
     exchange(session, {"cmd": "disclosure-request", "thread": "a"}, {"cmd": "disclosure-request", "thread": "b"},
-             {"cmd": "disclosure-trim", "thread": "a", "keep": 0}, {"cmd": "disclosure-rebuild", "store": "kept"},
-             {"cmd": "disclosure-idle", "seconds": 5})
+             {"cmd": "disclosure-trim", "thread": "a", "keep": 4}, {"cmd": "disclosure-trim", "thread": "a", "keep": 2},
+             {"cmd": "disclosure-trim", "thread": "c", "keep": 0})
+    assert session.host.events[1:] == [("trim", ("c", 0))]  # a's request goes on with the tools it has
+    exchange(session, {"cmd": "disclosure-rebuild", "store": "kept"}, {"cmd": "disclosure-idle", "seconds": 5})
     assert session.host.driver.log[2:] == [("end", "a"), ("end", "b")]
-    assert session.host.events[1:] == [("trim", ("a", 0)), ("rebuild", "kept"), ("idle", 5.0)]
+    assert session.host.events[2:] == [("trim", ("a", 2)), ("rebuild", "kept"), ("idle", 5.0)]
+
+
+def test_a_trim_during_a_request_is_applied_before_the_threads_next_request(session) -> None:
+    session.host.driver.steps.append(protocol.StepResult((_ran("clock", True, "ran"),), ("finder", "clock")))
+    exchange(session, {"cmd": "disclosure-request", "thread": "a"}, {"cmd": "disclosure-trim", "thread": "a", "keep": 0},
+             {"cmd": "disclosure-step", "thread": "a", "calls": [{"invoke": "clock"}]},
+             {"cmd": "disclosure-request", "thread": "a"})
+    assert [op for op, _ in session.host.driver.log] == ["begin", "step", "end", "begin"]
+    assert session.host.events[1:] == [("trim", ("a", 0))]
 
 
 @pytest.mark.parametrize(("request_doc", "code"), [
