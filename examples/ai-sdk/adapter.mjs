@@ -2,7 +2,7 @@
 // deferLoading tools, driving its real generateText through driver.mjs with a scripted model (one generateText
 // call per request, as a chat app makes one per user turn):
 //
-//   pas run --timeout 60 --impl 'cmd:~/.cache/pas/node22/bin/node examples/ai-sdk/adapter.mjs'
+//   pas run --timeout 60 --impl "cmd:$HOME/.cache/pas/node22/bin/node examples/ai-sdk/adapter.mjs"
 //
 // README.md says what it declares and why, lists the stand-ins, and explains every expected failure
 // (expected-failures.yaml) in its "Divergences" section.

@@ -1,10 +1,10 @@
 // A PAS adapter (stdio protocol v1, the disclosure profile only) for @mastra/core 1.71.0's ToolSearchProcessor,
 // driving its real Agent through driver.mjs with a scripted model. One declared configuration per process:
 //
-//   pas run --timeout 60 --impl 'cmd:~/.cache/pas/node22/bin/node examples/mastra/adapter.mjs in-memory'
-//   pas run --timeout 60 --impl 'cmd:~/.cache/pas/node22/bin/node examples/mastra/adapter.mjs context'
-//   pas run --timeout 60 --impl 'cmd:~/.cache/pas/node22/bin/node examples/mastra/adapter.mjs in-memory-no-memory'
-//   pas run --timeout 60 --impl 'cmd:~/.cache/pas/node22/bin/node examples/mastra/adapter.mjs context-no-memory'
+//   pas run --timeout 60 --impl "cmd:$HOME/.cache/pas/node22/bin/node examples/mastra/adapter.mjs in-memory"
+//   pas run --timeout 60 --impl "cmd:$HOME/.cache/pas/node22/bin/node examples/mastra/adapter.mjs context"
+//   pas run --timeout 60 --impl "cmd:$HOME/.cache/pas/node22/bin/node examples/mastra/adapter.mjs in-memory-no-memory"
+//   pas run --timeout 60 --impl "cmd:$HOME/.cache/pas/node22/bin/node examples/mastra/adapter.mjs context-no-memory"
 //
 // README.md says what each configuration declares and why, lists the stand-ins, and explains every expected
 // failure (expected-failures-<configuration>.yaml) in its "Divergences" section.

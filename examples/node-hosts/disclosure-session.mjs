@@ -92,7 +92,13 @@ export class DisclosureSession {
       alwaysVisible: tools.filter((tool) => tool.always_visible === true).map((tool) => tool.name),
     };
     this.#driver = null;
-    this.#driver = await this.#host.createDriver(catalogue);
+    try {
+      this.#driver = await this.#host.createDriver(catalogue);
+    } catch (error) {
+      // The drivers accept provider-style tool names and object parameter schemas only.
+      if (error?.code === 'bad-catalogue') throw adapterLimit(`the host cannot take this catalogue: ${error.message}`);
+      throw error;
+    }
     this.#catalogue = new Set(catalogue.tools.map((tool) => tool.name));
     return {};
   }
