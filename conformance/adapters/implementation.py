@@ -16,6 +16,8 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from reference_impl.disclosure_answers import DisclosureObservation
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.errors import PasError
 from reference_impl.events import Event, Observation
 from reference_impl.host import HostObservation
@@ -33,7 +35,12 @@ class Scheduler(Protocol):
     ``start`` installs plugins under a host config and forgets all earlier state;
     ``apply`` applies one event and returns the observation (see reference_impl.events).
     An implementation claiming the ``host`` profile also receives host commands
-    (reference_impl.host_commands) through ``apply``, answering each with a HostObservation.
+    (reference_impl.host_commands) through ``apply``, answering each with a HostObservation;
+    one claiming the ``disclosure`` profile receives disclosure events
+    (reference_impl.disclosure_commands; ``DisclosureStart`` begins a scenario, no ``start``),
+    answering each with a disclosure observation (reference_impl.disclosure_answers) or its
+    JSON, and declares its options in ``info.disclosure``. An implementation that claims only
+    the host or the disclosure profile needs no ``start``.
     ``reference_impl.engine.Engine`` is the reference example.
     """
 
@@ -46,8 +53,8 @@ class Scheduler(Protocol):
         """Install ``manifests`` under ``host`` with empty state."""
         ...
 
-    def apply(self, event: Event | HostCommand) -> Observation | HostObservation:
-        """Apply one event (or host command); return what was observed."""
+    def apply(self, event: Event | HostCommand | DisclosureEvent) -> Observation | HostObservation | DisclosureObservation:
+        """Apply one event (or host command, or disclosure event); return what was observed."""
         ...
 
 
@@ -175,10 +182,11 @@ class Adapter(Protocol):
         """Begin an activation scenario (host scenarios begin with a Load instead); raises ImplementationFailed."""
         ...
 
-    def send(self, event: Event | HostCommand) -> dict[str, Any]:
-        """Apply one event (or host command) and return the observation's JSON; raises ImplementationFailed.
+    def send(self, event: Event | HostCommand | DisclosureEvent) -> dict[str, Any]:
+        """Apply one event (or host command, or disclosure event) and return the observation's JSON; raises ImplementationFailed.
 
-        A host command needs no ``start`` first: host scenarios begin with a ``Load``.
+        A host command or a disclosure event needs no ``start`` first: host scenarios begin with
+        a ``Load``, disclosure scenarios with a ``DisclosureStart``.
         """
         ...
 
@@ -191,7 +199,7 @@ class Adapter(Protocol):
         ...
 
 
-def stream(adapter: Adapter, events: Iterable[Event | HostCommand], *,
+def stream(adapter: Adapter, events: Iterable[Event | HostCommand | DisclosureEvent], *,
            start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
     """``adapter.start(*start)`` (yielding None), then ``adapter.send(event)`` for each event, yielding its JSON.
 

@@ -6,7 +6,9 @@ refined by the expected value and by facts about the step (:class:`StepFacts`: t
 and states the reference expects, the host config in force). A step blames the union over
 its mismatches of (candidates ∩ covered), or the candidates when none of them is covered,
 ``covered`` being the step's ``covers`` with the scenario's. ``pas run`` and ``pas fuzz``
-(:mod:`conformance.fuzz.covers`) both read the table through this module.
+(:mod:`conformance.fuzz.covers`) both read the table through this module. A disclosure step's
+facts (the catalogue, the declared options, what happened before) and the keys that refine its
+mismatches are :mod:`conformance.suite.attribution_disclosure`.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from conformance.suite.attribution_disclosure import answer_key, disclosure_history, option_key, shown_difference
 from conformance.suite.attribution_table import AttributionRule, Table, load_table
 from conformance.suite.expectations import CALL_KEYS, RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Scenario, Step
+from reference_impl.disclosure_commands import Tool
+from reference_impl.disclosure_options import Options
 from reference_impl.eligibility import deciding_requirement
 from reference_impl.engine import Engine
 from reference_impl.events import OMITTED, Activate, Disable, Enable, Extend, Restart, SetScheduler, SetStrategy
@@ -50,6 +55,8 @@ class StepFacts:
     events: tuple[Any, ...] = ()
     reference: Mapping[str, Any] | None = None
     semantics: Semantics = field(default_factory=load_semantics)
+    tools: tuple[Tool, ...] = ()
+    declared: Options | None = None
 
     def deciding(self, module: str) -> str | None:
         """The eligibility table row's requirement that decides whether ``module`` may sleep."""
@@ -106,8 +113,15 @@ def _replay(scenario: Scenario, step: Step) -> tuple[HostConfig | None, Any]:
         return None, None
 
 
-def step_facts(scenario: Scenario, step: Step) -> StepFacts:
-    """The facts of a scenario step: the step's own expectations first, the reference's where it says nothing."""
+def step_facts(scenario: Scenario, step: Step, declared: Options | None = None) -> StepFacts:
+    """The facts of a scenario step: the step's own expectations first, the reference's where it says nothing.
+
+    A disclosure step's facts are its catalogue, ``declared`` and what happened before it.
+    """
+    if step.is_disclosure:
+        history = disclosure_history([s.event for s in scenario.steps[: step.index]], step.event)
+        return StepFacts(action=step.action, history=history, covered=frozenset((*step.covers, *scenario.covers)),
+                         tools=scenario.tools, declared=declared)
     host, observed = _replay(scenario, step)
     history = history_of([s.event for s in scenario.steps[: step.index]], step.event, scenario.host)
     facts = facts_of(step.event, step.action, observed, host=host, plugins=scenario.plugins, history=history,
@@ -218,6 +232,12 @@ def _keys(by: str, mismatch: Mismatch, facts: StepFacts) -> list[str]:
         return [text_difference(mismatch)]
     if by == "problem_code":
         return _problem_codes(mismatch)
+    if by == "shown_difference":
+        return shown_difference(mismatch, facts.tools)
+    if by == "answer":
+        return answer_key(mismatch)
+    if by in ("order_option", "discovery_option"):
+        return option_key(by, facts.declared)
     return [config_difference(mismatch.expected, mismatch.actual)]
 
 
@@ -311,6 +331,11 @@ def blame(mismatches: Sequence[Mismatch], facts: StepFacts, table: Table | None 
     return tuple(dict.fromkeys(blamed)) or tuple(_narrowed(table.fallback(facts.action), (), facts.covered))
 
 
-def blamed(scenario: Scenario, step: Step, mismatches: Sequence[Mismatch], observed: Any = None) -> tuple[str, ...]:
-    """The requirements a failed scenario step breaks (what ``pas run`` reports as ``breaks``)."""
-    return blame(mismatches, step_facts(scenario, step), observed=observed)
+def blamed(scenario: Scenario, step: Step, mismatches: Sequence[Mismatch], observed: Any = None, *,
+           declared: Options | None = None) -> tuple[str, ...]:
+    """The requirements a failed scenario step breaks (what ``pas run`` reports as ``breaks``).
+
+    ``declared``: the disclosure options the implementation declares (a disclosure step's
+    ``order`` and search mismatches blame the rule of the declared value).
+    """
+    return blame(mismatches, step_facts(scenario, step, declared), observed=observed)

@@ -14,6 +14,7 @@ import pytest
 
 from conformance.adapters import protocol
 from conformance.adapters.protocol import wire
+from conformance.adapters.protocol.disclosure_messages import DisclosureRequest, DisclosureResponse
 from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
     ByeRequest,
@@ -28,6 +29,7 @@ from conformance.adapters.protocol.messages import (
 )
 from conformance.adapters.protocol.wire import CheckedBodies, Unreadable, check_message, decode, encode
 from conformance.adapters.serve import Session, serve
+from reference_impl.disclosure_commands import DISCLOSURE_EVENT_TYPES
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import (
@@ -97,16 +99,19 @@ def cmd_of(message: Any) -> str:
 
 
 def test_every_wire_command_has_a_request_and_a_response_class() -> None:
-    assert set(protocol.COMMANDS) == {"hello", "start", "bye", *EVENT_TYPES, *COMMAND_TYPES}
-    # host messages are sampled in tests/conformance/suite/host_profile/test_host_protocol_messages.py
-    assert {cmd_of(r) for r in sample_requests()} == set(protocol.COMMANDS) - set(COMMAND_TYPES)
+    assert set(protocol.COMMANDS) == {"hello", "start", "bye", *EVENT_TYPES, *COMMAND_TYPES, *DISCLOSURE_EVENT_TYPES}
+    # host messages are sampled in tests/conformance/suite/host_profile/test_host_protocol_messages.py,
+    # disclosure messages in tests/conformance/adapters/test_disclosure_messages.py
+    assert {cmd_of(r) for r in sample_requests()} == set(protocol.COMMANDS) - set(COMMAND_TYPES) - set(DISCLOSURE_EVENT_TYPES)
 
 
 def test_events_and_host_commands_share_one_request_and_one_response_class_each() -> None:
     classes = set(protocol.MESSAGES.values())
     assert classes == {(HelloRequest, HelloResponse), (StartRequest, StartResponse), (ByeRequest, ByeResponse),
-                       (EventRequest, ObservationResponse), (HostRequest, HostResponse)}
+                       (EventRequest, ObservationResponse), (HostRequest, HostResponse),
+                       (DisclosureRequest, DisclosureResponse)}
     assert {protocol.MESSAGES[cmd] for cmd in EVENT_TYPES} == {(EventRequest, ObservationResponse)}
+    assert {protocol.MESSAGES[cmd] for cmd in DISCLOSURE_EVENT_TYPES} == {(DisclosureRequest, DisclosureResponse)}
 
 
 @pytest.mark.parametrize("cmd", list(EVENTS))

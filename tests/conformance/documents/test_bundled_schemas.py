@@ -122,9 +122,10 @@ END_ANCHORED = sorted({pattern for _, pattern in _patterns() if pattern.endswith
 
 
 def test_the_end_anchored_patterns_are_all_the_patterns_that_constrain_a_whole_string():
-    # The others are prefixes ("^x-" extension keys), which accept anything after, newline included.
+    # The others are prefixes ("^x-" extension keys; "^[^@]", a tool name that is no loader token), which
+    # accept anything after, newline included.
     assert len(END_ANCHORED) >= 6
-    assert all(pattern.endswith("$") or not pattern.startswith("^") or pattern == "^x-"
+    assert all(pattern.endswith("$") or not pattern.startswith("^") or pattern in ("^x-", "^[^@]")
                for _, pattern in _patterns())
 
 
