@@ -103,4 +103,4 @@ async function main(argv) {
   await servePas(info, new DisclosureSession(mastraHost(configuration)));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 """Run the PAS suite against a Node host adapter (examples/mastra/adapter.mjs, examples/ai-sdk/adapter.mjs).
 
-``run_suite("mastra", ["in-memory"], tmp_path)`` runs ``pas run --profile disclosure`` against
+``run_suite("mastra", ["in-memory"], tmp_path)`` runs ``pas run`` (the disclosure profile is the only one the adapters claim) against
 ``node examples/mastra/adapter.mjs in-memory`` under Node 22 (scripts/install-node22.sh) and returns
 the exit status, the json report's rows and the wall time. ``PasAdapter`` speaks the stdio protocol to
 an adapter directly, one request at a time. Used by tests/examples/mastra and tests/examples/ai-sdk;
@@ -44,7 +44,7 @@ def run_suite(host: str, arguments: list[str], workdir: Path, expected: Path | N
     """
     report = workdir / "report.jsonl"
     command = [python, "-m", "conformance", "run", "--impl", adapter_command(host, arguments),
-               "--profile", "disclosure", "--timeout", "60", "--check-messages", "--format", "json",
+               "--timeout", "60", "--check-messages", "--format", "json",
                "--output", str(report), "-q"]
     if expected is not None:
         command += ["--expected-failures", str(expected)]

@@ -6,6 +6,7 @@ them (a failure with PAS_REQUIRE_NODE_HOSTS=1, as in .ci/run).
 
 from __future__ import annotations
 
+import functools
 import runpy
 from pathlib import Path
 from types import SimpleNamespace
@@ -42,10 +43,16 @@ SNIPPETS = {
 }
 
 
+@functools.cache
+def suite_ids() -> frozenset[str]:
+    """The ids of the bundled suite's scenarios (loaded once)."""
+    scenarios, _ = load_suite()
+    return frozenset(s.id for s in scenarios)
+
+
 def listed() -> dict[str, str]:
     """The expected failures, checked against the bundled suite's ids."""
-    scenarios, _ = load_suite()
-    reasons, problems = load_expected_failures(EXPECTED, {s.id for s in scenarios})
+    reasons, problems = load_expected_failures(EXPECTED, suite_ids())
     assert not problems, problems
     return dict(reasons)
 

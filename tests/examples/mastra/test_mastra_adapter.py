@@ -7,6 +7,7 @@ takes a few seconds (README.md says how long).
 
 from __future__ import annotations
 
+import functools
 import runpy
 from pathlib import Path
 from types import SimpleNamespace
@@ -47,10 +48,16 @@ def expected_file(configuration: str) -> Path:
     return EXAMPLE / f"expected-failures-{configuration}.yaml"
 
 
+@functools.cache
+def suite_ids() -> frozenset[str]:
+    """The ids of the bundled suite's scenarios (loaded once)."""
+    scenarios, _ = load_suite()
+    return frozenset(s.id for s in scenarios)
+
+
 def listed(configuration: str) -> dict[str, str]:
     """The configuration's expected failures, checked against the bundled suite's ids."""
-    scenarios, _ = load_suite()
-    reasons, problems = load_expected_failures(expected_file(configuration), {s.id for s in scenarios})
+    reasons, problems = load_expected_failures(expected_file(configuration), suite_ids())
     assert not problems, problems
     return dict(reasons)
 
