@@ -39,7 +39,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(repeatable)")
     group.addoption("--pas-scenario", action="append", default=[], metavar="PATH",
                     help="PAS scenario file or folder (repeatable; default: the bundled suite)")
-    group.addoption("--pas-profile", action="append", choices=("activation", "text", "host"), metavar="PROFILE",
+    group.addoption("--pas-profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
                     help="test only these PAS profiles (repeatable; default: all the implementation claims)")
     group.addoption("--pas-expected-failures", metavar="FILE", help="YAML mapping of scenario id to why it fails")
     group.addoption("--pas-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",

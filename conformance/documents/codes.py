@@ -143,10 +143,12 @@ _ALL: Final = (
         ("bad-value", "a script argument is not one of the values the command takes", "use a value the message lists"),
         ("unterminated-string", "a quoted script argument has no closing quote", "close the quote"),
         ("bad-string", "a quoted script argument is not a valid JSON string", "check its backslash escapes"),
+        ("not-applicable", "a disclosure script command is not offered under the declared options (a search under load_by_name, a clear without unload: host, a step with no open request)", "change the command, or declare other options with --disclosure"),
     ),
     *_table(
         "budget",
         ("no-run", "the budget script starts no run", "add at least one 'run'"),
+        ("not-measured", "a budget script has a disclosure command, which pas budget does not measure", "remove it (pas simulate shows what a disclosure step shows)"),
     ),
     *_table(
         "extract",

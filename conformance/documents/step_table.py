@@ -206,11 +206,6 @@ def _names_call(key: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
     return lambda given: {key: given["names"][0] if len(given["names"]) == 1 else list(given["names"])}
 
 
-def _invoke_call(given: Mapping[str, Any]) -> dict[str, Any]:
-    call = {"invoke": given["name"]}
-    return {**call, "arguments": given["arguments"]} if "arguments" in given else call
-
-
 #: The model's calls in ``pas simulate``, each one call of a model step (``load a & invoke b``: one step, two calls).
 CALL_SCRIPTS: Final[Mapping[str, CallScript]] = {
     "load": CallScript(Script("load", "the model loads tools (several names: one batch call)",
@@ -221,9 +216,8 @@ CALL_SCRIPTS: Final[Mapping[str, CallScript]] = {
                                 (Arg("names", "WORD", ArgKind.NAMES),)),
                          lambda given: {"search": " ".join(given["names"])}),
     "list": CallScript(Script("list", "the model lists the catalogue"), lambda given: {"list": None}),
-    "invoke": CallScript(Script("invoke", "the model calls a catalogue tool",
-                                (Arg("name", "TOOL"), Arg("arguments", "ARGUMENTS", ArgKind.JSON, optional=True))),
-                         _invoke_call),
+    "invoke": CallScript(Script("invoke", "the model calls a catalogue tool", (Arg("name", "TOOL"),)),
+                         lambda given: {"invoke": given["name"]}),
 }
 #: What joins the calls of one model step in ``pas simulate``, and what names the step's thread.
 CALL_JOINER: Final = "&"

@@ -20,6 +20,7 @@ from conformance.fuzz.case import Case, action_of
 from conformance.suite.expectations import RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Step, TextExpectation
 from reference_impl.catalogue import Catalogue
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, CallObservation, Event, Extend, RunObservation, StartRun
 from reference_impl.render import render_reply, render_run
@@ -46,7 +47,7 @@ class Disagreement:
 
     verdict: Verdict
     index: int | None
-    event: Event | None = None
+    event: Event | DisclosureEvent | None = None
     expected: Mapping[str, Any] | None = None
     actual: Any = None
     mismatches: tuple[Mismatch, ...] = ()
@@ -194,12 +195,14 @@ class Reference:
         return doc
 
 
-def _errored(index: int | None, event: Event | None, error: ImplementationFailed) -> Disagreement:
+def errored(index: int | None, event: Any, error: ImplementationFailed) -> Disagreement:
+    """The errored disagreement of a failure at step ``index`` (None: while starting)."""
     return Disagreement(verdict=Verdict.ERRORED, index=index, event=event, kind=error.kind,
                         in_flight=error.in_flight, reason=error.reason, detail=error.detail)
 
 
-def _reset(adapter: Adapter) -> None:
+def reset_quietly(adapter: Adapter) -> None:
+    """Reset the adapter after a failure; whatever is still broken, the next start reports."""
     try:
         adapter.reset()
     except Exception:  # noqa: BLE001 - the next start reports whatever is still broken
@@ -227,16 +230,16 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
         try:
             next(answers)
         except ImplementationFailed as error:
-            _reset(adapter)
-            return Comparison(disagreement=_errored(None, None, error), steps=0)
+            reset_quietly(adapter)
+            return Comparison(disagreement=errored(None, None, error), steps=0)
         for index, event in enumerate(case.events):
             expected = observe(event)
             try:
                 actual = next(answers)
                 mismatches = differences(index, event, expected, actual, text=text, order=order)
             except ImplementationFailed as error:
-                _reset(adapter)
-                return Comparison(disagreement=_errored(index, event, error), steps=index + 1)
+                reset_quietly(adapter)
+                return Comparison(disagreement=errored(index, event, error), steps=index + 1)
             if mismatches:
                 found = Disagreement(verdict=Verdict.FAILED, index=index, event=event, expected=expected,
                                      actual=actual, mismatches=tuple(mismatches))

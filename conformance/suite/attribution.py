@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from conformance.suite.attribution_disclosure import answer_key, disclosure_history, option_key, shown_difference
+from conformance.suite.attribution_disclosure import (
+    answer_key,
+    call_kinds,
+    disclosure_history,
+    option_key,
+    shown_difference,
+)
 from conformance.suite.attribution_table import AttributionRule, Table, load_table
 from conformance.suite.expectations import CALL_KEYS, RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Scenario, Step
@@ -57,6 +63,7 @@ class StepFacts:
     semantics: Semantics = field(default_factory=load_semantics)
     tools: tuple[Tool, ...] = ()
     declared: Options | None = None
+    calls: tuple[str, ...] = ()  # a model step's kinds of call (load, unload, search, list, invoke)
 
     def deciding(self, module: str) -> str | None:
         """The eligibility table row's requirement that decides whether ``module`` may sleep."""
@@ -121,7 +128,7 @@ def step_facts(scenario: Scenario, step: Step, declared: Options | None = None) 
     if step.is_disclosure:
         history = disclosure_history([s.event for s in scenario.steps[: step.index]], step.event)
         return StepFacts(action=step.action, history=history, covered=frozenset((*step.covers, *scenario.covers)),
-                         tools=scenario.tools, declared=declared)
+                         tools=scenario.tools, declared=declared, calls=call_kinds(step.event))
     host, observed = _replay(scenario, step)
     history = history_of([s.event for s in scenario.steps[: step.index]], step.event, scenario.host)
     facts = facts_of(step.event, step.action, observed, host=host, plugins=scenario.plugins, history=history,
@@ -238,6 +245,8 @@ def _keys(by: str, mismatch: Mismatch, facts: StepFacts) -> list[str]:
         return answer_key(mismatch)
     if by in ("order_option", "discovery_option"):
         return option_key(by, facts.declared)
+    if by == "step_calls":
+        return list(dict.fromkeys(facts.calls))
     return [config_difference(mismatch.expected, mismatch.actual)]
 
 

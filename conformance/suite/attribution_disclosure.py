@@ -9,10 +9,11 @@ spec/attribution.yaml refines a disclosure mismatch by keys computed here:
 * ``answer``: the kind of call and the key that differs, ``load.outcome``, ``search.found``,
   ``list.listed``, ``invoke.outcome``, ``load.results`` (a results list of another length) ...;
   ``unsupported`` when the host answered that it offers no such call;
-* ``order_option`` and ``discovery_option``: the declared ``order`` and ``discovery``.
+* ``order_option`` and ``discovery_option``: the declared ``order`` and ``discovery``;
+* ``step_calls``: the kinds of call the model step makes (``load``, ``search`` ...; each applies).
 
-What happened before the step (its *history*): ``requests`` (an earlier request on the same
-thread), ``threads`` (another thread was used), ``rebuilt``, ``trimmed`` (that thread's
+What happened before the step (its *history*): ``requests`` (the step is in a later request
+of its thread than the first), ``threads`` (another thread was used), ``rebuilt``, ``trimmed`` (that thread's
 history), ``idled``, ``cleared`` (that thread's state, by the host).
 """
 
@@ -58,6 +59,11 @@ def option_key(by: str, declared: Options | None) -> list[str]:
     return list(options.value_of(by.removesuffix("_option")))
 
 
+def call_kinds(event: Any) -> tuple[str, ...]:
+    """The kinds of call a model step makes, in order (none for another event)."""
+    return tuple(call.key for call in event.calls) if isinstance(event, ModelStep) else ()
+
+
 def _thread_of(event: Any) -> str | None:
     return event.thread if isinstance(event, (Request, ModelStep, EndRequest, Trim, Clear)) else None
 
@@ -67,7 +73,8 @@ def disclosure_history(before: Iterable[Any], event: Any) -> frozenset[str]:
     before = list(before)
     thread = _thread_of(event)
     found = set()
-    if any(isinstance(e, Request) and e.thread == thread for e in before):
+    requests = sum(isinstance(e, Request) and e.thread == thread for e in before)
+    if requests > (1 if isinstance(event, ModelStep) else 0):  # a model step is in the last request before it
         found.add("requests")
     if len({t for e in (*before, event) if (t := _thread_of(e)) is not None}) > 1:
         found.add("threads")

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.tools.budget.tokenizer import Tokenizer, load_tokenizer
+from reference_impl.disclosure_commands import DISCLOSURE_TYPES
 from reference_impl.events import (
     Activate,
     CallObservation,
@@ -276,12 +277,18 @@ def measure_budget(
     budget = replace(budget, problems=(*budget.problems, *unknown_names(
         (step.command for step in loaded.steps), loaded.manifests, script_name)))
     commands = [step.command for step in loaded.steps]
+    disclosed = [c for c in commands if isinstance(c.event, DISCLOSURE_TYPES)]
+    if disclosed:  # a budget measures activation prompts; a disclosure tool list is another thing
+        problems = tuple(Problem(code="not-measured", message=f"'{c.text}' is a disclosure command; pas budget measures "
+                                 "activation runs (pas simulate shows what a disclosure step shows)",
+                                 source=SourceLocation(path=script_name, line=c.line, column=c.column)) for c in disclosed)
+        return replace(budget, script_problems=(*budget.script_problems, *problems))
     if not any(isinstance(c.event, StartRun) for c in commands):
         problem = Problem(code="no-run", message="the script starts no run; add at least one 'run'",
                           source=SourceLocation(path=script_name, line=1, column=1))
         return replace(budget, script_problems=(*budget.script_problems, problem))
     meter = _Meter(tokenizer, {m.module_name: m for m in loaded.manifests}, include_parameters)
-    events = [c.event for c in commands]
+    events = [c.event for c in commands if not isinstance(c.event, DISCLOSURE_TYPES)]
     rows = _scheduled(commands, _engine(loaded.manifests, loaded.host), meter)
     awake_host = replace(loaded.host, scheduler_enabled=False)
     awake = _sizes_of_runs((e for e in events if not _is_call(e) and not isinstance(e, SetScheduler)),
