@@ -6,10 +6,12 @@ would connect or hide it. The mapping (docs/guides/mcp-servers.md#mapping):
 - ``module_name`` from the server's name (``serverInfo.name``; for a saved listing without
   it, the file name) by :func:`~conformance.tools.extract.names.module_name_from`; ``name`` is its ``title`` or its name;
   ``version`` its ``version`` (``0.0.0`` when it has none, a guess);
-- ``description`` is the server's ``instructions``, and ``sleep_brief`` too (its first
-  sentences when they are longer than :data:`BRIEF_CHARS`); a server without instructions
-  gets both built from its tools' descriptions. Whatever is built rather than read is listed
-  in ``x-pas-guessed`` and reported as a warning (``mcp-guessed-text``);
+- ``sleep_brief`` is the server's ``instructions`` (their first sentences when they are
+  longer than :data:`BRIEF_CHARS`); a server without instructions gets one built from its
+  tools' names and descriptions. A brief cut or built rather than read is listed in
+  ``x-pas-guessed`` and reported as a warning (``mcp-guessed-text``). ``description`` (for
+  people, not the model) is the instructions followed by a line naming the server, its
+  version and its tools;
 - ``allow_sleep: true``: the server opts in, so ``pas budget`` measures it asleep; set it to
   ``false`` for a server every conversation needs;
 - each tool is a method of kind ``tool``: its name (made an identifier when it is not one,
@@ -33,7 +35,7 @@ from conformance.tools.extract.drafts import Draft
 from conformance.tools.extract.names import method_name_from, module_name_from
 from reference_impl.problems import Problem, Severity, SourceLocation
 
-BRIEF_CHARS = 500  # a sleeping server's brief: what the model reads to decide to wake it
+BRIEF_CHARS = 400  # a sleeping server's brief (pas validate's default brief_max_length): what the model reads to wake it
 SCHEMA_CHARS = 8192  # an input schema longer than this (compact JSON, about 2,000 tokens) is worth a warning
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
@@ -127,11 +129,22 @@ def _built_brief(display: str, tools: Sequence[Any]) -> str:
     return first_sentences(head + ", ".join(names), BRIEF_CHARS)
 
 
+def _summary(build: _Build, tools: Sequence[Any]) -> str:
+    """The line about the server itself that ends the description: name, version, how many tools and which."""
+    server = build.listing.server
+    name = _text(server.get("name")) or build.listing.fallback_name
+    version = f" {_text(server.get('version'))}" if _text(server.get("version")) else ""
+    names = first_sentences(", ".join(str(tool.get("name")) for tool in tools), 300)
+    return f"MCP server {name}{version}, {len(tools)} tools: {names}."
+
+
 def _texts(build: _Build, display: str, tools: Sequence[Any]) -> tuple[str, str]:
-    """(description, sleep_brief): from the instructions, or built from the tools (a guess, reported)."""
+    """(description, sleep_brief): the brief from the instructions, or built from the tools (a guess, reported);
+    the description is the instructions and a line about the server."""
     instructions = _text(build.listing.instructions)
     where = build.listing.where("/instructions" if instructions else "/tools")
     build.sources["/description"] = build.sources["/sleep_brief"] = where
+    summary = _summary(build, tools)
     if instructions:
         brief = first_sentences(instructions, BRIEF_CHARS)
         if brief != instructions:
@@ -139,13 +152,12 @@ def _texts(build: _Build, display: str, tools: Sequence[Any]) -> tuple[str, str]
             build.warn("mcp-guessed-text", f"the server's instructions are {len(instructions)} characters; the "
                        f"sleep_brief is their first sentences ({len(brief)} characters): read it, and write a better "
                        "one in the manifest if it does not say when the server is needed", "/instructions")
-        return instructions, brief
-    brief = _built_brief(display, tools)
-    build.guessed += ["description", "sleep_brief"]
-    build.warn("mcp-guessed-text", "the server gives no instructions, so description and sleep_brief are built from "
-               "its tools' descriptions (a guess, listed in x-pas-guessed): write a sleep_brief saying what the server "
-               "is for and when to wake it", "/tools" if tools else "")
-    return brief, brief
+        return f"{instructions}\n\n{summary}", brief
+    build.guessed.append("sleep_brief")
+    build.warn("mcp-guessed-text", "the server gives no instructions, so the sleep_brief is built from its tools' "
+               "descriptions (a guess, listed in x-pas-guessed): write one saying what the server is for and when "
+               "to wake it", "/tools" if tools else "")
+    return summary, _built_brief(display, tools)
 
 
 def _method(build: _Build, tool: Any, pointer: str, taken: dict[str, str]) -> dict[str, Any] | None:

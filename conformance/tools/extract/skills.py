@@ -9,8 +9,9 @@ sleeping PAS plugin is. So one skill is one plugin (docs/guides/skills.md#mappin
   (:func:`~conformance.tools.extract.names.module_name_from`: ``pdf-processing`` ->
   ``pdf_processing``), ``version`` is ``metadata.version`` when it is a string (``0.0.0``
   otherwise, listed in ``x-pas-guessed``);
-- ``description`` and ``sleep_brief`` are the skill's description: the catalogue line;
-  ``allow_sleep: true``, so a skill sleeps until it is needed;
+- ``sleep_brief`` is the skill's description: the catalogue line; ``allow_sleep: true``, so a
+  skill sleeps until it is needed; ``description`` (for people) is the same line followed by
+  where the skill was read;
 - the body is the full block: one method named like the module, of kind ``tool``, whose
   description is the whole body (trimmed), marked ``x-skill-body: true``. A host shows it when
   the plugin wakes; it is not a callable. A skill without a body has no method;
@@ -35,7 +36,7 @@ from typing import Any
 from conformance.documents.loader import YamlDocument, parse_documents
 from conformance.tools.extract.drafts import Draft
 from conformance.tools.extract.names import module_name_from
-from conformance.tools.extract.skill_rules import BODY_LINES, check_frontmatter
+from conformance.tools.extract.skill_rules import BODY_LINES, SPEC_KEYS, check_frontmatter
 from reference_impl.problems import Problem, Severity, SourceLocation
 
 SKILL_FILE = "SKILL.md"
@@ -113,14 +114,16 @@ def split_skill(path: Path) -> tuple[SkillFile | None, list[Problem]]:
     front = documents[0] if documents else YamlDocument(value=None, path=name)
     if not isinstance(front.value, dict):
         return None, [_problem(name, "skill-frontmatter", "the frontmatter must be a mapping of keys to values", 2)]
+    first = next((i for i in range(end + 1, len(lines)) if lines[i].strip()), end + 1)
     return SkillFile(path=name, folder=path.parent.name, front=front, body="".join(lines[end + 1:]).strip(),
-                     body_line=end + 2), []
+                     body_line=first + 1), []
 
 
 def _findings(skill: SkillFile) -> list[Problem]:
     found = []
     for finding in check_frontmatter(skill.front.value, skill.folder):
-        where = skill.front.where(finding.pointer, key=finding.pointer.count("/") == 1)
+        named_key = finding.pointer.count("/") == 1 and finding.pointer[1:] not in SPEC_KEYS  # the key is the problem
+        where = skill.front.where(finding.pointer, key=named_key)
         if finding.client is None:
             code, severity = "skill-frontmatter", Severity.ERROR if finding.error else Severity.WARNING
             message = finding.message
@@ -144,14 +147,15 @@ def _body_problems(skill: SkillFile) -> list[Problem]:
     return []
 
 
-def _doc(skill: SkillFile, module: str) -> tuple[dict[str, Any], list[str]]:
+def _doc(skill: SkillFile, module: str) -> dict[str, Any]:
     front: dict[str, Any] = skill.front.value
     description = front["description"].strip()
     metadata = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
     version = metadata.get("version").strip() if isinstance(metadata.get("version"), str) else ""
     guessed = [] if version else ["version"]
+    human = f"{description}\n\nAgent Skill {front['name'].strip()}, from {skill.path}."
     doc: dict[str, Any] = {"kind": "plugin-manifest", "name": front["name"].strip(), "module_name": module,
-                           "version": version or "0.0.0", "description": description, "allow_sleep": True,
+                           "version": version or "0.0.0", "description": human, "allow_sleep": True,
                            "sleep_brief": description}
     if skill.body:
         doc["methods"] = [{"name": module, "kind": "tool", "description": skill.body, "x-skill-body": True}]
@@ -161,7 +165,7 @@ def _doc(skill: SkillFile, module: str) -> tuple[dict[str, Any], list[str]]:
     doc["x-skill-path"] = skill.path
     if guessed:
         doc["x-pas-guessed"] = guessed
-    return doc, guessed
+    return doc
 
 
 def draft_of(skill: SkillFile) -> tuple[Draft | None, list[Problem]]:
@@ -170,7 +174,7 @@ def draft_of(skill: SkillFile) -> tuple[Draft | None, list[Problem]]:
     module = module_name_from(str(skill.front.value.get("name") or ""), digit_prefix="skill_")
     if module is None or any(p.severity is Severity.ERROR for p in problems):
         return None, problems
-    doc, _ = _doc(skill, module)
+    doc = _doc(skill, module)
     front = skill.front
     sources = {"": SourceLocation(path=skill.path, line=1, column=1), "/name": front.where("/name"),
                "/module_name": front.where("/name"), "/description": front.where("/description"),
