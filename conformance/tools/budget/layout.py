@@ -21,7 +21,9 @@ Three choices, each a parameter of :class:`Layout`:
   run); only the order changes. ``appended`` is not an order of the same blocks but a
   different layout, measured for comparison: the catalogue stays as it is (every plugin that
   can sleep keeps its sleeping block, awake or not) and each active plugin's full block is
-  appended after it, as the tool-search features of model providers append loaded tools.
+  appended after it, as the tool-search features of model providers append loaded tools;
+  with ``declarations``, the shown tools come right after the catalogue and the active
+  blocks (whose ``rounds_left`` changes every run) last.
 """
 
 from __future__ import annotations
@@ -119,7 +121,14 @@ class Layout:
     def run(self, observation: RunObservation, order: str = REFERENCE) -> Prompt:
         """The run's measured text in ``order``, and where text known only at run time would begin."""
         views = ordered(observation.plugins, order)
-        parts = [render_block(self._framed[v.module_name], v, with_injection=False) for v in views]
+        # appended, with declarations: the active blocks (their rounds_left changes every run) go after the tools
+        last = [v for v in views if order == APPENDED and self.declarations and v.state is PluginState.ACTIVE]
+        parts = [render_block(self._framed[v.module_name], v, with_injection=False) for v in views if v not in last]
+        methods = self._methods([v for v in views if v.methods_shown])
+        if last:
+            parts = ["\n\n".join(parts) + "\n" + methods if methods else "\n\n".join(parts)]
+            parts += [render_block(self._framed[v.module_name], v, with_injection=False) for v in last]
+            methods = ""
         volatile = None
         for view in views:
             if not view.injection_called:
@@ -130,7 +139,6 @@ class Layout:
             else:
                 parts.append(self._context(view.module_name, static))
         text = "\n\n".join(parts)
-        methods = self._methods(views)
         text = f"{text}\n{methods}" if methods else text
         return Prompt(text=text, cacheable=len(text) if volatile is None else volatile)
 
