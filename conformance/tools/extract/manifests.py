@@ -12,7 +12,9 @@ Each method is what NekroAgent shows the model: ``name`` is the function's name,
 ``description`` exactly ``__doc__.strip()`` (the whole docstring, inner indentation kept as
 written, no dedent: that is NekroAgent 2.4.0's rendering), ``parameters`` the signature as a
 JSON Schema. The mount's ``description=`` (WebUI only) becomes ``label``, its ``name=``
-``x-nekro-name``. Multi-line descriptions are written as YAML literal blocks (``|-``).
+``x-nekro-name``. Multi-line descriptions are written as YAML literal blocks (``|-``). A
+prompt injection whose function only returns a string literal injects that text every run:
+it is kept in ``x-nekro-injected-text``, which ``pas budget`` counts.
 
 Beside the manifests, ``write_outputs`` writes a source map (:mod:`conformance.documents.
 source_map`): for each manifest, where in the Python source each field and method came from,
@@ -54,6 +56,8 @@ def manifest_doc(plugin: Plugin) -> dict[str, Any]:
         doc[key] = value
     if plugin.injects_prompt:
         doc["injects_prompt"] = True
+    if plugin.injected_text is not None:
+        doc["x-nekro-injected-text"] = plugin.injected_text
     if plugin.methods:
         doc["methods"] = [_method_doc(m) for m in plugin.methods]
     return doc
