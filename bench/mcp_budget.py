@@ -7,7 +7,9 @@ below. Each is started over stdio and asked for its tools by ``pas extract mcp``
 Python SDK), then measured by ``pas budget --declarations --cache`` (cl100k_base tokens, the
 default mix of the set: 20 runs in two conversations, each server woken once for 2 runs),
 alone and all six together; then the example skills of ``conformance/examples/skills`` (our
-own) through ``pas extract skills`` and ``pas budget --cache``.
+own) through ``pas extract skills`` and ``pas budget --cache``, and, when bench/nekro_runstart.py
+finds a NekroAgent venv, NekroAgent's built-in plugins through ``pas extract nekro`` (its
+static prompt injections counted).
 
     python bench/mcp_budget.py            # install if needed, extract, measure, print the table
     python bench/mcp_budget.py --no-install
@@ -108,6 +110,19 @@ def figures(folder: Path, *, declarations: bool) -> dict:
             "cached": {side: view.cached_share(side) for side in (ALL_AWAKE, REFERENCE, STABLE, APPENDED)}}
 
 
+def nekro_builtins() -> Path | None:
+    """NekroAgent's ``plugins/builtin`` folder in the venv bench/nekro_runstart.py finds, or None."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from nekro_runstart import nekro_python
+
+    python = nekro_python()
+    if not python.is_file():
+        return None
+    found = subprocess.run([str(python), "-c", "import plugins.builtin as b; print(list(b.__path__)[0])"],
+                           capture_output=True, text=True)
+    return Path(found.stdout.strip()) if found.returncode == 0 else None
+
+
 def _row(label: str, f: dict) -> str:
     from conformance.tools.budget.cache import ALL_AWAKE, APPENDED, REFERENCE, STABLE
 
@@ -119,7 +134,7 @@ def _row(label: str, f: dict) -> str:
 
 
 HEADER = ("| set | tools | all awake, tokens/run | catalogue alone | scheduled, mean/run | saving (no cache) "
-          "| cost all awake | ACT-ORDER-1 | changing last | catalogue kept | saving with cache |\n"
+          "| cost all awake | ACT-ORDER-1 | changing last | appended | saving with cache |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -149,7 +164,14 @@ def main() -> int:
 
     pas(["extract", "skills", "-q", str(SKILLS), "--out", str(manifests / "skills")])
     rows.append(_row("4 example skills (conformance/examples/skills)", figures(manifests / "skills", declarations=False)))
-    print(f"cache: {cache}; tokens: cl100k_base; costs in USD per 1,000 runs of the mix (default prices)")
+    builtin = nekro_builtins()
+    if builtin is not None:
+        pas(["extract", "nekro", "-q", str(builtin), "--out", str(manifests / "nekro")])
+        rows.append(_row("NekroAgent 2.4.0 built-in plugins (static injections counted)",
+                         figures(manifests / "nekro", declarations=False)))
+    shown = str(cache).replace(str(Path.home()), "~", 1)
+    print(f"Servers installed in `{shown}`; tokens: cl100k_base; costs in US dollars per 1,000 runs of the mix "
+          "(default prices: input 3.00, cache write 3.75, cache read 0.30 per million tokens).\n")
     print(HEADER)
     print("\n".join(rows))
     return 0
