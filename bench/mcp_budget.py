@@ -91,10 +91,11 @@ def extract(server: Server, out: Path) -> bool:
 
 def figures(folder: Path, *, declarations: bool) -> dict:
     """The budget of one folder of manifests with the default mix and default prices."""
+    import yaml
+
     from conformance.tools.budget.cache import ALL_AWAKE, APPENDED, REFERENCE, STABLE, Prices
     from conformance.tools.budget.measure import measure_budget
     from conformance.tools.budget.tokenizer import load_tokenizer
-    import yaml
 
     budget = measure_budget(plugins=folder, tokenizer=load_tokenizer(), declarations=declarations, prices=Prices())
     view = budget.cache

@@ -52,7 +52,7 @@ class _CommandParser(argparse.ArgumentParser):
 
     takes_command = False
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         """Parse the arguments before ``--``; the words after it are ``namespace.command``."""
         words = list(sys.argv[1:] if args is None else args)
         command: list[str] = []
@@ -89,7 +89,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                 description="Write one PAS manifest per MCP server: from saved tools/list results "
                                 "(PATH), or from the stdio server started as the command after --.",
                                 usage="pas extract mcp [PATH ...] --out DIR [--timeout S] [--save FILE] [-- CMD ARGS]")
-    mcp.takes_command = True  # type: ignore[attr-defined]
+    mcp.takes_command = True
     mcp.add_argument("paths", nargs="*", metavar="PATH", help="a saved tools/list result (.json) or a folder of them")
     mcp.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                      help=f"seconds the server has to start and answer (default: {DEFAULT_TIMEOUT:g})")

@@ -20,9 +20,9 @@ app = MCPServer(
     instructions="Tasks, notes and the team calendar of one workspace. Use it when the user asks to plan, track or "
     "look up work: creating or updating tasks, writing or finding notes, and scheduling or listing meetings.",
 )
-_READ = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
-_WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
-_DELETE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+_READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+_DELETE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 _TASKS: dict[str, dict] = {}
 _NOTES: dict[str, str] = {}
 _EVENTS: list[dict] = []

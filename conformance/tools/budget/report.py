@@ -66,7 +66,7 @@ def _cache_rows(budget: Budget) -> list[tuple[str, ...]]:
     assert view is not None  # only called with a cache view
     header = ("run", "conversation", "all awake", "cached", "ACT-ORDER-1", "cached", "changing last", "cached",
               "appended", "cached")
-    rows = [header]
+    rows: list[tuple[str, ...]] = [header]
     for index, run in enumerate(budget.runs):
         cells = [str(run.index), run.conversation]
         for side in SIDES:

@@ -80,7 +80,8 @@ def read_dump(path: Path) -> tuple[Listing | None, list[Problem]]:
         found.append(Problem(code="mcp-incomplete-list", severity=Severity.WARNING, pointer=f"{base}/nextCursor",
                              source=where("/nextCursor"), message="the listing says more pages follow (nextCursor); "
                              "only the tools in this file are extracted: save every page's tools in one list"))
-    server = body.get("serverInfo") if isinstance(body.get("serverInfo"), dict) else {}
+    info = body.get("serverInfo")
+    server: dict[str, Any] = info if isinstance(info, dict) else {}
     instructions = body.get("instructions") if isinstance(body.get("instructions"), str) else None
     listing = Listing(server=server, instructions=instructions, tools=body["tools"], fallback_name=path.stem,
                       origin=f"`pas extract mcp` from {path.as_posix()}", where=where, problems=tuple(found), base=base)

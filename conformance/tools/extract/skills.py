@@ -150,8 +150,9 @@ def _body_problems(skill: SkillFile) -> list[Problem]:
 def _doc(skill: SkillFile, module: str) -> dict[str, Any]:
     front: dict[str, Any] = skill.front.value
     description = front["description"].strip()
-    metadata = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
-    version = metadata.get("version").strip() if isinstance(metadata.get("version"), str) else ""
+    metadata = front.get("metadata")
+    raw_version = metadata.get("version") if isinstance(metadata, dict) else None
+    version = raw_version.strip() if isinstance(raw_version, str) else ""
     guessed = [] if version else ["version"]
     human = f"{description}\n\nAgent Skill {front['name'].strip()}, from {skill.path}."
     doc: dict[str, Any] = {"kind": "plugin-manifest", "name": front["name"].strip(), "module_name": module,
