@@ -135,7 +135,10 @@ def _mcp_live(args: argparse.Namespace) -> tuple[list, list]:
         return [], [Problem(code="mcp-server-failed", message=failed.reason,
                             source=SourceLocation(path=" ".join(failed.command)))]
     if args.save:
-        Path(args.save).write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            Path(args.save).write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as error:
+            raise _Usage(f"cannot write {args.save}: {error.strerror or error}") from None
     draft, problems = draft_of(listing_of(saved, args.command))
     return [draft] if draft else [], problems
 

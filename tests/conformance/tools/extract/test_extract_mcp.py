@@ -180,3 +180,11 @@ def test_extract_mcp_without_a_listing_or_a_command_is_a_usage_error(tmp_path, c
     assert "give saved tools/list results" in capsys.readouterr().err
     assert main(["extract", "mcp", str(tmp_path), "--save", "x.json", "--out", str(tmp_path)]) == 2
     assert os.path.exists(tmp_path) and "--save writes a live server's listing" in capsys.readouterr().err
+
+
+def test_a_listing_that_cannot_be_saved_is_a_usage_error_not_a_traceback(tmp_path, capsys):
+    server = Path(__file__).resolve().parents[4] / "conformance" / "examples" / "mcp" / "workspace_server.py"
+    code = main(["extract", "mcp", "--out", str(tmp_path / "out"), "--save", str(tmp_path / "no" / "such" / "x.json"),
+                 "--", sys.executable, str(server)])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot write" in err and "internal error" not in err
