@@ -48,6 +48,7 @@ class Server:
 
 
 def cache_folder() -> Path:
+    """Where the servers are installed: ``$PAS_MCP_CACHE`` or ``~/.cache/pas/mcp-servers``."""
     return Path(os.environ.get("PAS_MCP_CACHE", Path.home() / ".cache" / "pas" / "mcp-servers"))
 
 
@@ -140,6 +141,7 @@ HEADER = ("| set | tools | all awake, tokens/run | catalogue alone | scheduled, 
 
 
 def main() -> int:
+    """Install (unless told not to), extract, measure and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-install", action="store_true", help="measure what is installed already")
     args = parser.parse_args()

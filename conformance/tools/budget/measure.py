@@ -164,6 +164,7 @@ class _Meter:
         self.tokenizer, self.layout = tokenizer, layout
 
     def size(self, text: str) -> Size:
+        """Characters and tokens of ``text``."""
         return Size(chars=len(text), tokens=self.tokenizer.count(text))
 
     def prompts(self, observation: RunObservation) -> dict[str, Prompt]:
@@ -171,6 +172,7 @@ class _Meter:
         return {order: self.layout.run(observation, order) for order in ORDERS}
 
     def reply(self, call: Call, observation: CallObservation) -> Size:
+        """The size of an activate/extend reply as this layout measures it."""
         return self.size(self.layout.reply(call, observation))
 
 

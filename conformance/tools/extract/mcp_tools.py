@@ -82,6 +82,7 @@ class _Build:
     guessed: list[str] = field(default_factory=list)
 
     def warn(self, code: str, message: str, pointer: str, severity: Severity = Severity.WARNING) -> None:
+        """Record a problem at ``pointer`` into the listing (a warning unless ``severity`` says otherwise)."""
         self.problems.append(Problem(code=code, message=message, pointer=self.listing.base + pointer if pointer else "",
                                      severity=severity, source=self.listing.where(pointer)))
 
