@@ -197,8 +197,11 @@ def render_svg(simulation: Simulation, *, title: str = "") -> str:
     from dataclasses import replace
 
     from conformance.tools.simulate.timeline import EN, plugin_rows, timeline_runs, timeline_svg
+    from reference_impl.events import EVENT_TYPES
 
-    runs = timeline_runs((step.command.event, step.observation) for step in simulation.steps)
+    activation = tuple(EVENT_TYPES.values())  # the picture is of runs: disclosure steps have no place in it
+    runs = timeline_runs((step.command.event, step.observation) for step in simulation.steps
+                         if isinstance(step.command.event, activation))
     heading = title or f"pas simulate: {len(simulation.manifests)} plugins from {simulation.plugins_source}"
     return timeline_svg(runs, plugin_rows(runs), replace(EN, title=heading))
 

@@ -26,7 +26,7 @@ from reference_impl.disclosure_answers import DisclosureObservation
 from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureStart, Tool
 from reference_impl.disclosure_options import Options
 from reference_impl.events import Observation
-from reference_impl.host import HostObservation
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Problem, Severity, SourceLocation, pointer_join
 
