@@ -281,3 +281,15 @@ def test_regions_are_filled_by_name_and_left_out_of_what_a_translator_compares()
     assert filled.replace("new\n", "old\nlines\n") == page
     assert without_regions(filled) == without_regions(page) != page
     assert "Before." in without_regions(page) and "kept" not in without_regions(page)
+
+
+def test_pas_docs_finds_the_clone_it_is_run_in_when_installed_from_it(tmp_path, monkeypatch):
+    # docs/publishing.md installs '.[docs]' (not editable), then runs `pas docs generate` in the clone.
+    from conformance.cli.commands import docs
+
+    installed = tmp_path / "site-packages" / "conformance" / "cli" / "commands" / "docs.py"
+    monkeypatch.setattr(docs, "__file__", str(installed))
+    monkeypatch.chdir(ROOT)
+    assert docs.default_out() == ROOT / "docs" / "generated"
+    monkeypatch.chdir(tmp_path)
+    assert docs.default_out() is None

@@ -18,7 +18,8 @@ actions:
   check      write nothing; list the pages that are missing or out of date
 
 The pages are made from spec/requirements.yaml, spec/semantics.yaml, spec/schemas/, the
-bundled scenarios and the lint registry. OUT defaults to docs/generated/ of this checkout.
+bundled scenarios and the lint registry. OUT defaults to docs/generated/ of the checkout pas
+runs from, or else of the current folder when it is one (mkdocs.yml beside docs/).
 Hand-written pages of the checkout hold generated regions too (between <!-- generated: NAME ... -->
 and <!-- /generated -->): each lint rule page the output of pas validate on its bad example,
 docs/guides/validating.md the table of rules.
@@ -35,9 +36,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def default_out() -> Path | None:
-    """docs/generated/ of the checkout this package runs from; None when installed without one."""
-    root = Path(__file__).resolve().parents[3]
-    return root / "docs" / "generated" if (root / "mkdocs.yml").is_file() else None
+    """docs/generated/ of the checkout this package runs from, else of the current folder; None outside a checkout.
+
+    An install that is not editable (``pip install '.[docs]'`` in a clone, as docs/publishing.md says)
+    runs from site-packages, so the clone is found as the folder ``pas docs`` is run in.
+    """
+    for root in (Path(__file__).resolve().parents[3], Path.cwd()):
+        if (root / "mkdocs.yml").is_file() and (root / "docs").is_dir():
+            return root / "docs" / "generated"
+    return None
 
 
 def validate_output(paths: Sequence[str]) -> str:
