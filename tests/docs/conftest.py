@@ -49,10 +49,11 @@ def built_site(site_build: SiteBuild) -> Path:
 @pytest.fixture(scope="session")
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """PAS's wheel and its dependencies' in one folder, for pip to install from offline (docs_sandbox)."""
+    from docs_commands import index_packages
     from docs_sandbox import build_wheelhouse
 
     folder = tmp_path_factory.mktemp("wheelhouse")
-    build_wheelhouse(folder)
+    build_wheelhouse(folder, index_packages())
     return folder
 
 

@@ -99,3 +99,18 @@ def skip_reason(command: Command) -> str | None:
     if command.page.startswith(RULE_PAGES):
         return RULE_PAGE_REASON
     return next((reason for pattern, reason in SKIPS if re.search(pattern, command.key, re.MULTILINE)), None)
+
+
+def index_packages() -> list[str]:
+    """Packages the commands that run install by name from an index (``pip install pygls``): the wheelhouse needs them."""
+    names = set()
+    for page in pages():
+        for command in commands(page):
+            if skip_reason(command) is not None:
+                continue
+            for part in re.split(r"&&|\|\||;|\|", command.key):
+                words = part.split()
+                if "pip" in " ".join(words[:-1]) and "install" in words:
+                    after = words[words.index("install") + 1:]
+                    names.update(w for w in after if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*(\[[A-Za-z0-9_,-]+\])?", w))
+    return sorted(names)

@@ -33,14 +33,15 @@ def _checkout_files() -> list[str]:
     return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
 
 
-def build_wheelhouse(folder: Path) -> None:
-    """PAS's wheel (with the budget extra's) and its build backend, with every dependency, into ``folder``.
+def build_wheelhouse(folder: Path, also: list[str]) -> None:
+    """PAS's wheel (with the budget extra's), its build backend and ``also``, with every dependency, into ``folder``.
 
-    Skips the calling test when pip finds no package index or cache for the dependencies.
+    ``also``: the packages the docs install by name (docs_commands.index_packages). Skips the calling
+    test when pip finds no package index or cache for the dependencies.
     """
     done = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "-q", "-w", str(folder),
-         f"{ROOT}[budget]", "hatchling"], capture_output=True, text=True, timeout=600)
+         f"{ROOT}[budget]", "hatchling", *also], capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["pip wheel failed"])[-1]
         pytest.skip(f"no wheels for PAS's dependencies (pip wheel reached no package index or cache): {last}")

@@ -78,3 +78,15 @@ def test_no_page_tells_to_install_a_package_no_index_has():
             if not re.match(r"\S*\s*(finds nothing|找不到)", text[found.end():found.end() + 20]):
                 offenders.append(f"{page}:{text.count(chr(10), 0, found.start()) + 1}: {found.group(0)}")
     assert offenders == []
+
+
+def test_packages_installed_by_name_go_into_the_wheelhouse_and_paths_do_not(monkeypatch):
+    import docs_commands
+
+    shown = ["pip install pygls", "python3 -m venv .venv && .venv/bin/pip install .", "pip install dist/*.whl",
+             ".venv/bin/pip install '.[budget]'", "pip install -q hypothesis 'tiktoken'; pas --version",
+             "python3 -m pip install ./.github/pas"]
+    monkeypatch.setattr(docs_commands, "pages", lambda: ["docs/x.md"])
+    monkeypatch.setattr(docs_commands, "commands",
+                        lambda page: [Command(text=text, page=page, line=n) for n, text in enumerate(shown)])
+    assert docs_commands.index_packages() == ["hypothesis", "pygls"]
