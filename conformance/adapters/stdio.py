@@ -236,9 +236,11 @@ class StdioAdapter:
             try:
                 self._process = _Process(self.argv, self.max_line_bytes)
             except (OSError, ValueError) as error:
+                from conformance.adapters.start_failure import explain
+
                 raise ImplementationFailed(
                     kind=FailureKind.START_FAILED, reason="could not start the implementation",
-                    detail=f"{self.argv[0]}: {error}",
+                    detail=explain(self.argv, error) if isinstance(error, OSError) else f"{self.argv[0]}: {error}",
                 ) from None
         return self._process
 

@@ -186,6 +186,19 @@ def _hint(error: Any) -> str:
     return ""
 
 
+def _pattern_message(error: Any) -> str:
+    """``'Jane Doe' must be an identifier (...); try 'Jane_Doe'``: the pattern in words, and a value that fits."""
+    from conformance.documents.pattern_words import describe, fitting
+
+    words = describe(error.validator_value)
+    if words is None:
+        return f"{_short(error.instance)} does not match the required pattern {error.validator_value}{_hint(error)}"
+    fix = _hint(error)
+    if not fix and (fit := fitting(error.validator_value, error.instance)) is not None:
+        fix = f"; try {fit!r}"
+    return f"{_short(error.instance)} must be {words}{fix}"
+
+
 def _message(error: Any) -> str:
     if error.validator == "additionalProperties":
         extra = unknown_keys(error)
@@ -196,7 +209,7 @@ def _message(error: Any) -> str:
         allowed = ", ".join(map(repr, error.validator_value))
         return f"{_short(error.instance)} is not allowed here; use one of {allowed}"
     if error.validator == "pattern":
-        return f"{_short(error.instance)} does not match the required pattern {error.validator_value}{_hint(error)}"
+        return _pattern_message(error)
     if error.validator in ("maxLength", "minLength", "type", "const", "format", "uniqueItems"):
         return error.message.replace(repr(error.instance), _short(error.instance), 1)
     if error.validator in ("oneOf", "anyOf"):

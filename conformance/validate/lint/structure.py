@@ -39,7 +39,7 @@ def _null_schema_keys(doc: YamlDocument) -> Iterator[Problem]:
             if child is None and isinstance(value, dict) and key not in ("default", "const", "examples"):
                 yield doc_problem("schema-key-without-value",
                                   f"'{key}' is a key with no value, most likely text cut at a comma in a "
-                                  "{...} mapping; quote the text", doc, child_pointer)
+                                  "{...} mapping; quote the text", doc, child_pointer, key=True)
             else:
                 stack.append((child_pointer, child))
 
