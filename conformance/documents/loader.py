@@ -16,32 +16,35 @@ the same duplicate-key checks and locations.
 
 from __future__ import annotations
 
-import math
 import os
-import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from conformance.documents.fastyaml import fast_value
+from conformance.documents.plain import (
+    BOOL,
+    FLOAT,
+    INT,
+    NULL,
+    SPECIAL_FLOATS,
+    VERSION_LIKE,
+    YAML11_BOOLS,
+    YAML11_MEANING,
+)
+from conformance.documents.yamldoc import Ambiguous, YamlDocument
 from reference_impl.problems import Problem, SourceLocation, pointer_join
+
+__all__ = ["DOCUMENT_SUFFIXES", "Ambiguous", "Limits", "YamlDocument", "load_documents", "load_mapping",
+           "parse_documents", "parse_events", "read_text", "refuse_special"]
 
 _Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # The file names PAS reads documents from (manifests, host configs, scenarios).
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = re.compile(r"^[-+]?(?:[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
-_SPECIAL_FLOATS = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
-# Plain scalars that YAML 1.1 tools (PyYAML's safe_load among them) would read as booleans.
-_YAML11_BOOLS = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")
-_YAML11_MEANING = {word: "true" for word in ("y", "yes", "on")} | {word: "false" for word in ("n", "no", "off")}
-# 1.10 reads as the float 1.1 in every YAML version: a version written unquoted loses digits.
-_VERSION_LIKE = re.compile(r"^[0-9]+\.[0-9]*0$")
 _STANDARD_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -61,39 +64,6 @@ class Limits:
     max_depth: int = 64
     max_aliases: int = 100
     max_nodes: int = 200_000
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Ambiguous:
-    """A plain scalar that YAML 1.1 and YAML 1.2 tools read differently."""
-
-    pointer: str
-    text: str
-    line: int
-    column: int
-    reason: str
-
-
-@dataclass(slots=True, kw_only=True)
-class YamlDocument:
-    """One loaded document: its value and where each part of it was written."""
-
-    value: Any
-    path: str
-    index: int = 0
-    line: int = 1
-    locations: dict[str, tuple[int, int]] = field(default_factory=dict)
-    key_locations: dict[str, tuple[int, int]] = field(default_factory=dict)
-    ambiguous: list[Ambiguous] = field(default_factory=list)
-
-    def where(self, pointer: str, *, key: bool = False) -> SourceLocation:
-        """The location of ``pointer`` (of its key when ``key``), or of its nearest parent."""
-        table = self.key_locations if key and pointer in self.key_locations else self.locations
-        probe = pointer
-        while probe not in table and probe:
-            probe = probe.rsplit("/", 1)[0]
-        line, column = table.get(probe, (self.line, 1))
-        return SourceLocation(path=self.path, line=line, column=column)
 
 
 class _Abort(Exception):
@@ -120,23 +90,23 @@ def _scalar(event: yaml.ScalarEvent, path: str, pointer: str, doc: YamlDocument)
     plain = not event.style  # libyaml reports plain style as "", the pure parser as None
     if tag == "tag:yaml.org,2002:str" or (not plain and tag is None) or tag == "!":
         return text
-    if _NULL.match(text) and tag in (None, "tag:yaml.org,2002:null"):
+    if NULL.match(text) and tag in (None, "tag:yaml.org,2002:null"):
         return None
-    if text in _BOOL and tag in (None, "tag:yaml.org,2002:bool"):
-        return _BOOL[text]
-    if _INT.match(text) and tag in (None, "tag:yaml.org,2002:int"):
+    if text in BOOL and tag in (None, "tag:yaml.org,2002:bool"):
+        return BOOL[text]
+    if INT.match(text) and tag in (None, "tag:yaml.org,2002:int"):
         return int(text, 0) if text.lstrip("+-").startswith(("0o", "0x")) else int(text)
-    if (_FLOAT.match(text) or text.lower() in _SPECIAL_FLOATS) and tag in (None, "tag:yaml.org,2002:float"):
-        if _VERSION_LIKE.match(text):
+    if (FLOAT.match(text) or text.lower() in SPECIAL_FLOATS) and tag in (None, "tag:yaml.org,2002:float"):
+        if VERSION_LIKE.match(text):
             doc.ambiguous.append(Ambiguous(pointer=pointer, text=text, line=mark[0], column=mark[1],
                                            reason=f"'{text}' reads as the number {float(text)!r}; quote it"))
-        return _SPECIAL_FLOATS.get(text.lower(), None) if text.lower() in _SPECIAL_FLOATS else float(text)
+        return SPECIAL_FLOATS.get(text.lower(), None) if text.lower() in SPECIAL_FLOATS else float(text)
     if tag is not None:
         raise _Abort(_problem(path, "yaml-tag", f"'{text}' is not a valid {tag.rsplit(':', 1)[-1]}", mark, pointer))
-    if _YAML11_BOOLS.match(text):
+    if YAML11_BOOLS.match(text):
         doc.ambiguous.append(Ambiguous(pointer=pointer, text=text, line=mark[0], column=mark[1],
                                        reason=f"'{text}' is a string here but a boolean in YAML 1.1 tools; "
-                                              f"write {_YAML11_MEANING[text.lower()]} for a boolean, "
+                                              f"write {YAML11_MEANING[text.lower()]} for a boolean, "
                                               f"or quote it ('{text}') for the word"))
     return text
 
@@ -146,6 +116,7 @@ class _Builder:
 
     def __init__(self, path: str, limits: Limits, doc: YamlDocument) -> None:
         self.path, self.limits, self.doc = path, limits, doc
+        self.locations, self.key_locations = doc.locations, doc.key_locations
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.aliases = 0
         self.nodes = 0
@@ -174,9 +145,9 @@ class _Builder:
                 raise _Abort(_problem(self.path, "yaml-syntax", f"unknown anchor '{event.anchor}'", mark, pointer))
             value, size = self.anchors[event.anchor]
             self.count(size, mark, pointer)
-            self.doc.locations.setdefault(pointer, mark)
+            self.locations.setdefault(pointer, mark)
             return value, size
-        self.doc.locations[pointer] = mark
+        self.locations[pointer] = mark
         if isinstance(event, yaml.ScalarEvent):
             self.count(1, mark, pointer)
             value, size = _scalar(event, self.path, pointer, self.doc), 1
@@ -230,11 +201,11 @@ class _Builder:
             key = key if isinstance(key, str) else str(key).lower() if isinstance(key, bool) else str(key)
             child = pointer_join(pointer, key)
             if key in result:
-                first = self.doc.key_locations[child]
+                first = self.key_locations[child]
                 raise _Abort(_problem(self.path, "duplicate-key",
                                       f"key '{key}' appears twice (first at line {first[0]}, column {first[1]}); "
                                       "remove one", key_mark, child))
-            self.doc.key_locations[child] = key_mark
+            self.key_locations[child] = key_mark
             value, n = self.node(next(events), events, child, depth + 1)
             result[key] = value
             size += n
@@ -258,8 +229,17 @@ def parse_documents(text: str, path: str, limits: Limits = Limits()) -> tuple[li
     """Parse every document in ``text``; return the documents and any problems.
 
     A syntax error or a broken limit ends parsing of the stream: documents before it are
-    returned, the problem says where parsing stopped.
+    returned, the problem says where parsing stopped. A document the fast path reads
+    (:mod:`conformance.documents.fastyaml`) finds its locations when first asked for them.
     """
+    value = fast_value(text, max_depth=limits.max_depth, max_nodes=limits.max_nodes)
+    if value is not None:
+        return [YamlDocument(value=value, path=path, text=text, limits=limits)], []
+    return parse_events(text, path, limits)
+
+
+def parse_events(text: str, path: str, limits: Limits = Limits()) -> tuple[list[YamlDocument], list[Problem]]:
+    """:func:`parse_documents` by the event loader alone: every location recorded as the values are built."""
     documents: list[YamlDocument] = []
     events = iter(yaml.parse(text, Loader=_Parser))
     try:
@@ -320,20 +300,30 @@ def refuse_special(path: Path | str) -> Problem | None:
                    message=f"this is {kind}, not a file; PAS reads only regular files, so it was not opened")
 
 
-def _nonblocking(path: str, flags: int) -> int:
-    # Should a FIFO appear between the stat and the open, opening it cannot hang.
-    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+# Should a FIFO appear between the stat and the open, opening it cannot hang; os.open's descriptors
+# are not inherited by child processes.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
 def _read_regular(path: Path | str, limit: int) -> bytes:
     """At most ``limit`` bytes of a regular file; raises OSError (IsADirectoryError for a folder)."""
-    with open(path, "rb", opener=_nonblocking) as stream:
-        mode = os.fstat(stream.fileno()).st_mode
-        if stat.S_ISDIR(mode):
+    descriptor = os.open(path, _OPEN_FLAGS)
+    try:
+        found = os.fstat(descriptor)
+        if stat.S_ISDIR(found.st_mode):
             raise IsADirectoryError(21, "is a folder, not a file", str(path))
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(found.st_mode):
             raise OSError(0, "not a regular file", str(path))
-        return stream.read(limit)
+        # Ask for one byte past the size first (no 2 MiB buffer for a 4 KiB file), then read on
+        # should the file have grown since.
+        parts, left, ask = [], limit, min(found.st_size + 1, limit)
+        while left > 0 and (chunk := os.read(descriptor, min(ask, left))):
+            parts.append(chunk)
+            left -= len(chunk)
+            ask = 65536
+        return b"".join(parts)
+    finally:
+        os.close(descriptor)
 
 
 def read_text(path: Path | str, limits: Limits = Limits()) -> tuple[str | None, Problem | None]:
@@ -383,6 +373,7 @@ def load_mapping(path: Path | str, limits: Limits = Limits()) -> tuple[YamlDocum
     doc = documents[0]
     if not isinstance(doc.value, dict):
         kind = "empty" if doc.value is None else type(doc.value).__name__
+        where = doc.where("")
         return None, [_problem(str(path), "not-a-mapping", f"the document root is {kind}; expected a mapping",
-                               doc.locations.get("", (doc.line, 1)))]
+                               (where.line or doc.line, where.column or 1))]
     return doc, []

@@ -59,7 +59,7 @@ def test_an_unreadable_file_exits_2(tmp_path, capsys, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(_yaml, "open", refuse, raising=False)
+    monkeypatch.setattr(_yaml, "_read_regular", refuse)
     status, out, _ = run_cli(capsys, "--no-config", path)
     assert status == 2 and "error unreadable cannot read the file: Permission denied" in out
 

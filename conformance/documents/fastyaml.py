@@ -1,0 +1,110 @@
+"""The YAML fast path: ``yaml-rs`` (Rust, YAML 1.2) reads a document the event loader would read the same way.
+
+The event loader (:mod:`conformance.documents.loader`, libyaml's parser and a Python builder)
+records a line and column for every value, which costs about ten times what yaml-rs takes to read
+a manifest. Most documents are read only to hear that they are fine, so :func:`fast_value` reads
+them with yaml-rs and hands back the value only when nothing about the document needs the event
+loader: no problem to report, nothing the two could read differently. Otherwise it answers None
+and the event loader reads the text (and says what is wrong, with line and column). It declines:
+
+- text with a tag, an anchor or an alias (alias bombs and tag refusals stay the event loader's),
+  a merge key, a directive or a document marker (``---``, ``...``: one document per text here),
+  a character YAML does not allow or reads as a line break only in YAML 1.1 (NEL, LS, PS), a BOM;
+- text yaml-rs refuses (a syntax error, a duplicate key ...), and an empty document;
+- a value deeper than the depth limit or with more values than the node limit;
+- a key that is not a string, and a string that does not read as itself when written plain
+  (``yes``, ``1.0``, ``null`` ...: :data:`~conformance.documents.plain.NOT_PLAIN_STRING`): it may have
+  been quoted, or be a YAML 1.1 trap the event loader reports;
+- a float (``1.10`` is a version that lost a digit; only the text can tell), and an integer
+  whose text yaml-rs reads as a number where PAS reads a string (``1_000``, ``0b11``, ``0X1F``).
+
+Tests compare the two loaders on the project's documents and on generated YAML
+(tests/conformance/documents/test_fast_yaml.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from conformance.documents.plain import NOT_PLAIN_WORDS, NUMBER_LIKE, NUMBER_STARTS
+
+# Characters YAML does not allow (C0 and C1 controls but tab and line breaks, U+FFFE, U+FFFF), NEL,
+# LS and PS (line breaks in YAML 1.1 only) and the byte-order mark. Each is looked for alone (a
+# single-character search is a memchr, many times faster than a regular expression here).
+_ASCII_REFUSED = tuple(chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F))
+_REFUSED = _ASCII_REFUSED + tuple(map(chr, range(0x80, 0xA0))) + ("\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff")
+# Where a tag (!), an anchor (&) or an alias (*) can start a node.
+_NODE_START = frozenset(" \t\r\n[]{},")
+# Integers yaml-rs reads that PAS's YAML 1.2 core schema reads as strings: digit separators, binary,
+# upper-case radix prefixes, separators after a radix prefix.
+_RUST_ONLY_INT = (re.compile(r"_(?<=[0-9]_)"), re.compile(r"0(?=[bBOX]|[xo][0-9a-fA-F]*_)"))
+
+
+def fast_value(text: str, *, max_depth: int, max_nodes: int) -> Any:
+    """The value of the one document in ``text`` when the event loader would read the same with nothing
+    to report; None when it declines (the event loader must read ``text``). Never raises."""
+    if _awkward(text):
+        return None
+    import yaml_rs
+
+    try:
+        value = yaml_rs.loads(text, parse_datetime=False)
+    except Exception:  # noqa: BLE001 - whatever yaml-rs refuses, the event loader reads and explains
+        return None
+    if type(value) is not dict:  # a list may be several documents; a scalar or nothing is no PAS document
+        return None
+    found = _walk(value, max_depth, max_nodes)
+    if found is None or (found and any(pattern.search(text) for pattern in _RUST_ONLY_INT)):
+        return None
+    return value
+
+
+def _awkward(text: str) -> bool:
+    """Whether ``text`` holds anything only the event loader reads right (see the module docstring)."""
+    for character in _ASCII_REFUSED if text.isascii() else _REFUSED:
+        if character in text:
+            return True
+    if "<" in text and "<<" in text or "%" in text and ("\n%" in text or text.startswith("%")):
+        return True
+    for indicator in "!&*":
+        at = text.find(indicator)
+        while at >= 0:
+            if at == 0 or text[at - 1] in _NODE_START:
+                return True
+            at = text.find(indicator, at + 1)
+    return False
+
+
+def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
+    """None to decline (see the module docstring), else whether ``root`` holds an integer.
+
+    Values are counted as the event loader counts them (every value, keys not).
+    """
+    words, number, starts = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, NUMBER_STARTS
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    count, integers = 1, False
+    while stack:
+        node, depth = stack.pop()
+        if depth >= max_depth and node:
+            return None  # its values would lie deeper than the limit
+        if type(node) is dict:
+            for key in node:
+                if type(key) is not str or key in words or key[:1] in starts and number(key):
+                    return None
+            values = node.values()
+        else:
+            values = node
+        count += len(values)
+        for value in values:
+            kind = type(value)
+            if kind is str:
+                if value in words or value[:1] in starts and number(value):
+                    return None
+            elif kind is dict or kind is list:
+                stack.append((value, depth + 1))
+            elif kind is int:
+                integers = True
+            elif kind is not bool and value is not None:
+                return None
+    return None if count > max_nodes else integers
