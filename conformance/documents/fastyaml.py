@@ -9,7 +9,8 @@ and the event loader reads the text (and says what is wrong, with line and colum
 
 - text with a tag, an anchor or an alias (alias bombs and tag refusals stay the event loader's),
   a merge key, a directive or a document marker (``---``, ``...``: one document per text here),
-  a character YAML does not allow or reads as a line break only in YAML 1.1 (NEL, LS, PS), a BOM;
+  a character YAML does not allow or reads as a line break only in YAML 1.1 (NEL, LS, PS), a BOM,
+  a surrogate pair written as escapes (libyaml refuses it, yaml-rs joins it);
 - text yaml-rs refuses (a syntax error, a duplicate key ...), and an empty document;
 - a value deeper than the depth limit or with more values than the node limit;
 - a key that is not a string, and a string that does not read as itself when written plain
@@ -29,15 +30,25 @@ from typing import Any
 
 from conformance.documents.plain import NOT_PLAIN_WORDS, NUMBER_LIKE, NUMBER_STARTS
 
+# YAML's indicator characters: no plain scalar starts with one unless the event loader reads it so, and
+# yaml-rs reads some in flow style ("[?x]", "[|x]", "[:x]") where libyaml refuses them or reads a mapping.
+_INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
+_SUSPECT_STARTS = NUMBER_STARTS + _INDICATORS
+
 # Characters YAML does not allow (C0 and C1 controls but tab and line breaks, U+FFFE, U+FFFF), NEL,
 # LS and PS (line breaks in YAML 1.1 only) and the byte-order mark. Each is looked for alone (a
 # single-character search is a memchr, many times faster than a regular expression here).
 _ASCII_REFUSED = tuple(chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F))
 _REFUSED = _ASCII_REFUSED + tuple(map(chr, range(0x80, 0xA0))) + ("\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff")
-# Where a tag (!), an anchor (&) or an alias (*) can start a node.
-_NODE_START = frozenset(" \t\r\n[]{},")
+# What may stand just before a tag (!), an anchor (&) or an alias (*) that starts a node (a line break or
+# indentation, "- ", ": ", "[", "{", ",", and ":" after a quoted key in flow style).
+_NODE_START = frozenset(" \t\r\n[{,:")
 # Integers yaml-rs reads that PAS's YAML 1.2 core schema reads as strings: digit separators, binary,
 # upper-case radix prefixes, separators after a radix prefix.
+# A high surrogate written as an escape: libyaml refuses "\\ud800\\udc00", yaml-rs joins the pair.
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89abAB]|U0000[dD][89abAB])")
+# A colon right before "]", "}", ",", "?" or ":": libyaml refuses "[x:]" and "{a:?b}", yaml-rs reads them.
+_BARE_COLON = re.compile(r":[\]},?:]")
 _RUST_ONLY_INT = (re.compile(r"_(?<=[0-9]_)"), re.compile(r"0(?=[bBOX]|[xo][0-9a-fA-F]*_)"))
 
 
@@ -57,7 +68,8 @@ def fast_value(text: str, *, max_depth: int, max_nodes: int) -> Any:
     found = _walk(value, max_depth, max_nodes)
     if found is None or (found and any(pattern.search(text) for pattern in _RUST_ONLY_INT)):
         return None
-    return value
+    open_lines = _open_bracket_lines(text)
+    return value if not open_lines or _inside_strings(open_lines, value) else None
 
 
 def _awkward(text: str) -> bool:
@@ -65,15 +77,59 @@ def _awkward(text: str) -> bool:
     for character in _ASCII_REFUSED if text.isascii() else _REFUSED:
         if character in text:
             return True
+    if "\t" in text:  # libyaml refuses a tab in many places yaml-rs takes it as a space
+        return True
     if "<" in text and "<<" in text or "%" in text and ("\n%" in text or text.startswith("%")):
+        return True
+    if "\\" in text and _SURROGATE_ESCAPE.search(text):
+        return True
+    if _BARE_COLON.search(text):
+        return True
+    # A block scalar (| or >) that ends the text: yaml-rs keeps a line break libyaml drops.
+    last = text.rstrip()
+    last = last[last.rfind("\n") + 1:]
+    if ("|" in last or ">" in last) or not text.endswith("\n") and ("|" in text or ">" in text):
         return True
     for indicator in "!&*":
         at = text.find(indicator)
         while at >= 0:
-            if at == 0 or text[at - 1] in _NODE_START:
+            # An anchor or alias has a name right after it ("x & y" is text); any "!" may be a tag.
+            if (at == 0 or text[at - 1] in _NODE_START) and (indicator == "!" or text[at + 1:at + 2].strip()):
                 return True
             at = text.find(indicator, at + 1)
     return False
+
+
+def _open_bracket_lines(text: str) -> list[str]:
+    """The lines (stripped) that hold a "[" or "{" and leave brackets open: a flow collection over several
+    lines, whose indentation libyaml checks more strictly than yaml-rs, or text inside a scalar."""
+    found = []
+    for opener in "[{":
+        at = text.find(opener)
+        while at >= 0:
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            line = text[text.rfind("\n", 0, at) + 1:end]
+            if line.count("[") != line.count("]") or line.count("{") != line.count("}"):
+                found.append(line.strip())
+            at = text.find(opener, end)
+    return found
+
+
+def _inside_strings(lines: list[str], root: Any) -> bool:
+    """Whether each line's text lies within one string of ``root``: then it is a scalar's text (a docstring
+    in a block scalar, say), not flow syntax, which no single scalar can hold whole."""
+    strings: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        values = node.values() if type(node) is dict else node
+        for value in values:
+            if type(value) is str:
+                strings.append(value)
+            elif type(value) is dict or type(value) is list:
+                stack.append(value)
+    return all(any(line in string for string in strings) for line in lines)
 
 
 def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
@@ -81,7 +137,7 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
 
     Values are counted as the event loader counts them (every value, keys not).
     """
-    words, number, starts = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, NUMBER_STARTS
+    words, number, starts, indicators = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, _SUSPECT_STARTS, _INDICATORS
     stack: list[tuple[Any, int]] = [(root, 0)]
     count, integers = 1, False
     while stack:
@@ -89,8 +145,9 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
         if depth >= max_depth and node:
             return None  # its values would lie deeper than the limit
         if type(node) is dict:
-            for key in node:
-                if type(key) is not str or key in words or key[:1] in starts and number(key):
+            for key in node:  # every word is at most five characters: a longer key is not hashed here
+                if type(key) is not str or len(key) < 6 and key in words or key[:1] in starts and (
+                        key[0] in indicators or number(key)):
                     return None
             values = node.values()
         else:
@@ -99,7 +156,8 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
         for value in values:
             kind = type(value)
             if kind is str:
-                if value in words or value[:1] in starts and number(value):
+                if len(value) < 6 and value in words or value[:1] in starts and (
+                        value[0] in indicators or number(value)):
                     return None
             elif kind is dict or kind is list:
                 stack.append((value, depth + 1))

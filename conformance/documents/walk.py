@@ -208,10 +208,12 @@ _Found = list[tuple[Target, str]]  # targets with their real paths
 
 
 def _explicit(raw: str, problems: list[Problem], folders: dict[str, str]) -> _Found:
-    if not os.path.exists(raw):
+    try:
+        mode = os.stat(raw).st_mode
+    except (OSError, ValueError):
         problems.append(_problem("path-not-found", "no such file or directory", raw))
         return []
-    special = refuse_special(raw)
+    special = None if stat.S_ISREG(mode) else refuse_special(raw)
     if special is not None:
         problems.append(special)
         return []

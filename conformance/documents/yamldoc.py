@@ -105,7 +105,8 @@ class YamlDocument:
     def _resolve(self) -> None:
         if self._pending is None:
             return
-        from conformance.documents.loader import Limits, parse_events
+        from conformance.documents.events import parse_events
+        from conformance.documents.loader import Limits
 
         (text, limits), self._pending = self._pending, None
         documents, _ = parse_events(text, self.path, limits or Limits())
@@ -143,7 +144,8 @@ class Place:
 @functools.lru_cache(maxsize=32)
 def _marked_documents(path: str, mtime_ns: int, size: int) -> list[YamlDocument]:
     """The documents of the file at ``path`` with their locations (cached while its time and size stay)."""
-    from conformance.documents.loader import parse_events, read_text
+    from conformance.documents.events import parse_events
+    from conformance.documents.loader import read_text
 
     del mtime_ns, size  # the cache key only
     text, _ = read_text(path)

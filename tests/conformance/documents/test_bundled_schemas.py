@@ -73,6 +73,15 @@ def test_every_bundled_schema_is_valid_against_the_2020_12_metaschema_and_uses_o
     assert unknown == [], f"not 2020-12 keywords (a comma inside a YAML {{...}} mapping?): {unknown}"
 
 
+def test_every_schema_file_reads_the_same_with_pyyaml_and_with_yaml_rs():
+    import yaml
+
+    from conformance.documents.schemas import _paths, _read
+
+    for path in _paths().values():
+        assert _read(path) == yaml.safe_load(path.read_text(encoding="utf-8")), path
+
+
 def test_the_vocabulary_check_finds_a_key_made_by_a_comma_in_a_flow_mapping():
     import yaml
 
