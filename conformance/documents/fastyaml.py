@@ -129,7 +129,8 @@ def _inside_strings(lines: list[str], root: Any) -> bool:
                 strings.append(value)
             elif type(value) is dict or type(value) is list:
                 stack.append(value)
-    return all(any(line in string for string in strings) for line in lines)
+    joined = "\x00".join(strings)  # NUL is refused in the text, so no line can span two strings
+    return all(line in joined for line in lines)
 
 
 def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
