@@ -109,7 +109,7 @@ class FastPath:
                 validate_formats=True, formats={fmt: _as_jsonschema_checks(fmt) for fmt in FORMATS})
         except (ValueError, jsonschema_rs.ReferencingError):  # a schema it cannot compile: jsonschema decides
             return _never
-        return validator.is_valid  # type: ignore[no-any-return]
+        return validator.is_valid
 
     def _retrieve(self, uri: str) -> Any:
         contents = self._schemas[uri]
