@@ -8,18 +8,21 @@ loader: no problem to report, nothing the two could read differently. Otherwise 
 and the event loader reads the text (and says what is wrong, with line and column). It declines:
 
 - text with a tag, an anchor or an alias (alias bombs and tag refusals stay the event loader's),
-  a merge key, a directive or a document marker (``---``, ``...``: one document per text here),
-  a character YAML does not allow or reads as a line break only in YAML 1.1 (NEL, LS, PS), a BOM,
-  a surrogate pair written as escapes (libyaml refuses it, yaml-rs joins it);
-- text yaml-rs refuses (a syntax error, a duplicate key ...), and an empty document;
+  a merge key, a directive, a character YAML does not allow or reads as a line break only in
+  YAML 1.1 (NEL, LS, PS), a BOM, a tab, a surrogate pair written as escapes, a colon right before
+  ``] } , ? :``, a block scalar that ends the text, and a line that leaves a bracket open unless
+  its text lies within one string of the value (a flow collection over several lines);
+- text yaml-rs refuses (a syntax error, a duplicate key ...), an empty document, and a list or a scalar at
+  the top (it may be several documents);
 - a value deeper than the depth limit or with more values than the node limit;
-- a key that is not a string, and a string that does not read as itself when written plain
-  (``yes``, ``1.0``, ``null`` ...: :data:`~conformance.documents.plain.NOT_PLAIN_STRING`): it may have
-  been quoted, or be a YAML 1.1 trap the event loader reports;
+- a key that is not a string, and a string that may read otherwise when written plain (one of
+  :data:`~conformance.documents.plain.NOT_PLAIN_WORDS`, a number, a YAML 1.1 trap such as ``yes``,
+  or starting with an indicator character): it may have been quoted, or be read differently;
 - a float (``1.10`` is a version that lost a digit; only the text can tell), and an integer
   whose text yaml-rs reads as a number where PAS reads a string (``1_000``, ``0b11``, ``0X1F``).
 
-Tests compare the two loaders on the project's documents and on generated YAML
+Each rule stands for a difference found by comparing the two loaders on generated and damaged YAML.
+Tests compare the two loaders on the project's documents and on generated and damaged YAML
 (tests/conformance/documents/test_fast_yaml.py).
 """
 
