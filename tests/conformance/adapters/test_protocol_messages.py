@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.adapters import protocol
 from conformance.adapters.protocol import wire
@@ -354,3 +356,60 @@ def test_the_transcript_in_the_docs_is_what_serve_reference_produces_today() -> 
     )
     assert completed.returncode == 0, completed.stderr.decode()
     assert completed.stdout.decode().splitlines() == documented
+
+
+# The codec: msgspec for speed, the standard library for everything msgspec refuses (wire.decode, wire.encode).
+# Each protocol rule holds whichever of the two reads or writes the line.
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")], ids=["nan", "inf", "-inf"])
+def test_encode_refuses_nan_and_infinity(value: float) -> None:
+    with pytest.raises(ValueError):
+        encode({"rounds": value})
+    with pytest.raises(ValueError):
+        encode({"result": {"nested": [1, value]}})
+
+
+def test_a_lone_surrogate_reads_as_it_always_did_and_cannot_be_written() -> None:
+    assert decode(b'{"name":"\\ud800"}') == {"name": "\ud800"}  # msgspec refuses it; the standard library reads it
+    with pytest.raises(UnicodeEncodeError):
+        encode({"name": "\ud800"})
+
+
+def test_a_duplicate_key_keeps_the_last_value_as_the_standard_library_does() -> None:
+    assert decode(b'{"id":1,"id":2}') == json.loads('{"id":1,"id":2}') == {"id": 2}
+
+
+def test_a_byte_order_mark_is_not_json() -> None:
+    with pytest.raises(Unreadable) as caught:
+        decode(b'\xef\xbb\xbf{"id":1}')
+    assert caught.value.reason == "not JSON" and "BOM" in caught.value.detail
+
+
+def test_huge_integers_are_read_and_written_exactly() -> None:
+    big = 7 * 10**40 + 3
+    assert decode(b'{"id":%d}' % big) == {"id": big}
+    assert encode({"id": big}) == b'{"id":%d}\n' % big
+    assert decode(b'{"id":1e400}') == {"id": float("inf")}  # as the standard library reads it (msgspec refuses)
+
+
+def test_floats_are_written_as_the_standard_library_writes_them() -> None:
+    assert encode({"a": 1e20, "b": 0.1}) == b'{"a":1e+20,"b":0.1}\n'
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4))
+def test_the_codec_writes_and_reads_what_the_standard_library_writes_and_reads(value: dict) -> None:
+    try:
+        expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    except UnicodeEncodeError:
+        with pytest.raises(UnicodeEncodeError):
+            encode(value)
+        return
+    assert encode(value) == expected
+    assert decode(expected.rstrip(b"\n")) == json.loads(expected)
+

@@ -114,6 +114,13 @@ def test_the_fast_path_accepts_every_protocol_response_of_the_reference_and_json
         assert validator(schema).is_valid(response)
 
 
+def test_the_wire_writes_every_response_of_the_reference_byte_for_byte_as_the_standard_library():
+    from conformance.adapters.protocol.wire import encode  # msgspec, with the standard library behind it
+
+    for _, response in RESPONSES:
+        assert encode(response) == json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(index=st.integers(0, len(RESPONSES) - 1), path_choice=st.integers(0, 10_000), replacement=JSON)
 def test_a_damaged_protocol_response_is_never_certainly_valid_unless_jsonschema_accepts_it(index, path_choice,

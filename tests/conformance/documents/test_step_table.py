@@ -328,7 +328,7 @@ def test_every_bundled_scenario_written_back_step_by_step_is_the_same_scenario()
         written = write_steps(tuple(step.event for step in scenario.steps), StepContext(adapters=declared, load=load))
         steps = [{**{k: v for k, v in raw.items() if k not in ROWS}, key: value}
                  for raw, (key, value) in zip(doc.value["steps"], written, strict=True)]
-        again = dataclasses.replace(doc, value={**doc.value, "steps": steps})
+        again = doc.with_value({**doc.value, "steps": steps})
         assert check_scenario(again) == [], path
         rebuilt = build_scenario(again)
         assert rebuilt == scenario, path
