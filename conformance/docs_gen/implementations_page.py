@@ -168,7 +168,7 @@ def _expected_lines(entry: Mapping[str, Any]) -> list[str]:
                "divergence is explained on [Known divergences](divergences.md) or in the adapter's README.")
              .format(file=entry["expected_failures_file"]), ""]
     for reason, sids in sorted(by_cause.items(), key=lambda kv: (_cause(kv[0]).zfill(4), kv[0])):
-        lines.append(f"- {t('{n} scenarios').format(n=len(sids))}: {reason}")
+        lines.append(f"- {(t('{n} scenario') if len(sids) == 1 else t('{n} scenarios')).format(n=len(sids))}: {reason}")
     return lines + [""]
 
 
