@@ -20,8 +20,9 @@ from conformance.docs_gen.implementation_list import ROOT
 
 HAZARDS = ROOT / "docs" / "data" / "host-hazards.yaml"
 FAILING = frozenset({"xfailed", "failed", "errored"})
-# A space between two CJK characters or CJK punctuation marks.
-_CJK_SPACE = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]) (?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
+# A space after or before a Chinese punctuation mark, or between two Chinese characters (a folded line break).
+_CJK_SPACE = re.compile(r"(?<=[\u3000-\u303f\uff00-\uffef]) | (?=[\u3000-\u303f\uff00-\uffef])"
+                        r"|(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")
 _TEXTS = ("title", "title_zh", "says", "says_zh", "not_reached", "not_reached_zh")
 
 
@@ -77,7 +78,7 @@ def load(path: Path = HAZARDS) -> tuple[tuple[HostHazards, ...], list[str]]:
 
 
 def _one_line(text: str) -> str:
-    """Folded YAML text on one line: no space left between two Chinese characters (a folded line break is one)."""
+    """Folded YAML text on one line: no space left beside Chinese punctuation or between Chinese characters."""
     return _CJK_SPACE.sub("", " ".join(text.split()))
 
 

@@ -118,7 +118,7 @@ def _hosts_list(hosts: Sequence[HostHazards]) -> list[str]:
         said = t("{n} hazards").format(n=len(host.hazards))
         if missed:
             said += t(", {n} of them not reached by the suite").format(n=missed)
-        lines.append(f"- [{host.name}](hosts/{host.key}.md): {said}")
+        lines.append(f"- [{host.name}](hosts/{host.key}.md){t(': ')}{said}")
     return lines + [""]
 
 
