@@ -11,7 +11,7 @@ from conformance.docs_gen._md import code, header, link, one_line, requirement_l
 from conformance.docs_gen.i18n import t
 from conformance.documents.step_table import row_of
 from conformance.suite.scenario import Scenario, Step
-from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
+from reference_impl.eligibility import brief_fact, deciding_requirement, is_sleep_eligible
 from reference_impl.model import Manifest, Profile
 from reference_impl.semantics import load_semantics
 
@@ -186,7 +186,7 @@ def _plugins_table(scenario: Scenario) -> list[str]:
     if scenario.is_host:
         return _host_plugins_table(scenario)
     rows = [
-        [code(m.module_name), value(m.allow_sleep), t("present") if m.brief else t("blank"),
+        [code(m.module_name), value(m.allow_sleep), t(brief_fact(m)),
          code(scenario.host.strategy_for(m.module_name).value), _loaded(m, scenario), _eligibility(m, scenario)]
         for m in scenario.plugins
     ]

@@ -174,8 +174,9 @@ def decision_tables_page(doc: Mapping[str, Any], schema: Mapping[str, Any], know
     lines += [t("## Sleep eligibility { #eligibility }"), "",
               t("Evaluated afresh for every plugin at the start of every run. Rows are checked top to "
               "bottom and the first row whose conditions all hold decides; `any` matches every value. "
-              "A brief is `blank` when it is empty after trimming whitespace; the scheduler plugin is "
-              "the one whose module_name is `scheduler_module`."), ""]
+              "After trimming white space (ACT-ELIG-6), a brief is `present` when something is left, "
+              "`blank` when it held only white space and `empty` when it held nothing; the scheduler "
+              "plugin is the one whose module_name is `scheduler_module`."), ""]
     lines += _eligibility(doc["eligibility"], known)
     lines += [t("## What the model sees in each state { #visibility }"), "",
               t("`hint` is the activation hint (\"last visible run\"): `last_run` means only when "
