@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from conformance.docs_gen.i18n import t
 from conformance.documents.step_table import row_of
 from conformance.suite.scenario import Scenario, Step
 from reference_impl.eligibility import brief_fact, deciding_requirement, is_sleep_eligible
+from reference_impl.frozen import thaw
 from reference_impl.model import Manifest, Profile
 from reference_impl.semantics import load_semantics
 
@@ -164,7 +166,20 @@ def _host_plugins_table(scenario: Scenario) -> list[str]:
     rows = [[code(m.module_name), t("yes") if m.builtin else t("no"), ", ".join(code(d) for d in m.dependencies),
              ", ".join(code(h) for h in m.hooks), _loaded(m, scenario), value(dict(m.config_defaults))]
             for m in scenario.plugins]
-    return table([t("Plugin"), t("Built-in"), t("Depends on"), t("Hooks"), t("Loaded"), t("Config defaults")], rows)
+    lines = table([t("Plugin"), t("Built-in"), t("Depends on"), t("Hooks"), t("Loaded"), t("Config defaults")], rows)
+    return lines + _config_schemas(scenario)
+
+
+def _config_schemas(scenario: Scenario) -> list[str]:
+    """Each plugin's config schema in full: what HOST-VAL-3 and HOST-VAL-4 check the merged configuration with."""
+    lines: list[str] = []
+    for manifest in scenario.plugins:
+        if manifest.config_schema is None:
+            continue
+        schema = json.dumps(thaw(manifest.config_schema), indent=2, ensure_ascii=False)
+        lines += [t("Config schema of {plugin}:").format(plugin=code(manifest.module_name)), "",
+                  *_fence(schema, language="json"), ""]
+    return lines
 
 
 def _host_inputs(scenario: Scenario) -> list[str]:
@@ -204,12 +219,12 @@ def _steps_table(scenario: Scenario) -> list[str]:
     return table(["#", t("Step"), *(code(c) for c in columns), t("Expected")], rows)
 
 
-def _fence(text: str, indent: str = "") -> list[str]:
+def _fence(text: str, indent: str = "", language: str = "text") -> list[str]:
     """``text`` as a fenced code block, byte for byte (a fence longer than any backtick run in it)."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     body = text[:-1] if text.endswith("\n") else text
-    return [indent + fence + "text", *(indent + line if line else "" for line in body.split("\n")), indent + fence]
+    return [indent + fence + language, *(indent + line if line else "" for line in body.split("\n")), indent + fence]
 
 
 def _bytes_note(text: str) -> str:

@@ -11,6 +11,7 @@ its mismatches of (candidates ∩ covered), or the candidates when none of them 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -248,9 +249,12 @@ def _text_part(mismatch: Mismatch, facts: StepFacts) -> list[str]:
     """The parts of the reference text the text differs in (none when the reference text is unknown)."""
     if not facts.pieces or not isinstance(mismatch.actual, str) or not isinstance(mismatch.expected, str):
         return []
-    if mismatch.check not in ("equals", "contains"):
+    if mismatch.check not in ("equals", "contains", "not_contains"):
         return []
-    return text_parts(facts.pieces, mismatch.expected, mismatch.actual, whole=mismatch.check == "equals")
+    expected = mismatch.expected
+    if mismatch.check == "not_contains":  # written "no '<piece>'" (conformance/suite/expectations.py)
+        expected = ast.literal_eval(expected.removeprefix("no "))
+    return text_parts(facts.pieces, expected, mismatch.actual, check=mismatch.check)
 
 
 def config_difference(expected: Any, actual: Any) -> str:

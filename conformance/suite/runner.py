@@ -115,7 +115,7 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
     step: Step | None = None
     # A host scenario begins with host_load, which resets the host: no start.
     begin = None if scenario.is_host else (scenario.plugins, scenario.host)
-    answers = stream(adapter, [s.event for s in scenario.steps], start=begin)
+    answers = stream(adapter, [s.event for s in scenario.steps], start=begin, split_writes=scenario.split_writes)
     try:
         if begin is not None:
             next(answers)

@@ -17,6 +17,7 @@ import bisect
 import difflib
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from reference_impl.model import WHITE_SPACE
 from reference_impl.render import Piece, joined
@@ -35,7 +36,8 @@ _ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"), ("&#x
 _CHARACTER_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|&#x([0-9a-fA-F]+);|&#([0-9]+);")
 #: Characters some language's trim removes although they are not White_Space (U+FEFF, U+001C..U+001F ...).
 TRIMMED_ELSEWHERE = WHITE_SPACE + "\ufeff\u001c\u001d\u001e\u001f\u180e\u200b"
-_LONGEST = 200_000  # characters compared one by one; longer texts are compared by common prefix and suffix
+_CHARACTERS = 1_000  # differing runs up to this long are compared character by character (difflib is quadratic)
+_WINDOW = 8_000  # of a longer differing middle, only the start is compared
 
 
 def unescaped(text: str) -> str:
@@ -71,11 +73,16 @@ def difference_kind(expected: str, actual: str, *, whole: bool) -> str | None:
             return "escaping"  # written without (some of) the escapes of TXT-BLOCK-2
         if holds(unescaped(expected), unescaped(actual)):
             return "extra_escaping" if not whole or _escapes(actual) > _escapes(expected) else "escaping"
-    if "1 runs" in expected and holds(expected.replace("1 runs", "1 run")):
+    if "1 runs" in expected and holds(expected, _plural(actual)):
         return "plural"
     if not expected.isascii() and _characters(actual) != actual and holds(expected, _characters(actual)):
         return "non_ascii"
     return None
+
+
+def _plural(text: str) -> str:
+    """``text`` with one run put back in the plural the sentences use: ``1 run remains`` -> ``1 runs remain``."""
+    return re.sub(r"\b1 run\b", "1 runs", re.sub(r"\b1 run remains\b", "1 runs remain", text))
 
 
 class _Layout:
@@ -102,13 +109,14 @@ class _Layout:
         return found
 
     def at_boundary(self, position: int, inserted: str) -> list[int]:
-        """The piece an insertion at ``position`` belongs to: a line feed to the layout, text to the content."""
+        """The piece an insertion at ``position`` belongs to: a line feed to the layout, text to the content
+        (the piece before it, between two)."""
         around = self.within(max(position - 1, 0), min(position + 1, len(self.text)))
         if len(around) < 2:
             return around
         layout = [i for i in around if self.pieces[i].part in LAYOUT_PARTS]
         content = [i for i in around if self.pieces[i].part not in LAYOUT_PARTS]
-        chosen = layout if set(inserted) <= {"\n"} else content
+        chosen = layout if set(inserted) <= {"\n"} else content[:1]  # text continues the piece before it
         return chosen or around
 
 
@@ -141,15 +149,51 @@ def _placements(text: str, start: int, end: int, added: str) -> list[tuple[int, 
     return found
 
 
-def _changes(reference: str, actual: str) -> list[tuple[int, int, str, str]]:
-    """(start, end, reference chunk, actual chunk) of each difference, positions in the reference text."""
-    if len(reference) > _LONGEST or len(actual) > _LONGEST:
-        prefix = len(_common_prefix(reference, actual))
-        suffix = len(_common_prefix(reference[prefix:][::-1], actual[prefix:][::-1]))
-        return [(prefix, len(reference) - suffix, reference[prefix:len(reference) - suffix],
-                 actual[prefix:len(actual) - suffix])]
-    matcher = difflib.SequenceMatcher(None, reference, actual, autojunk=False)
-    return [(i1, i2, reference[i1:i2], actual[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+class Change(NamedTuple):
+    """One difference: ``[start, end)`` of the reference text became ``added``, at ``at`` in the actual text."""
+
+    start: int
+    end: int
+    removed: str
+    added: str
+    at: int
+
+
+def _changes(reference: str, actual: str) -> list[Change]:
+    """Each difference of ``actual`` from ``reference``.
+
+    The common prefix and suffix are set aside first; what is left (its first :data:`_WINDOW`
+    characters) is compared line by line, and each changed run of lines character by character
+    when it is short (:data:`_CHARACTERS`).
+    """
+    head = len(_common_prefix(reference, actual))
+    tail = len(_common_prefix(reference[head:][::-1], actual[head:][::-1]))
+    ours, theirs = reference[head:len(reference) - tail], actual[head:len(actual) - tail]
+    if not ours and not theirs:
+        return []
+    if len(ours) + len(theirs) <= _CHARACTERS:
+        return _character_changes(ours, theirs, head, head)
+    if len(ours) + len(theirs) > _WINDOW:  # a long text wrong in many places: its first differences say enough
+        ours, theirs = ours[:_WINDOW // 2], theirs[:_WINDOW // 2]
+    ours_lines, theirs_lines = ours.splitlines(keepends=True), theirs.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(None, ours_lines, theirs_lines)
+    found: list[Change] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start, at = head + sum(map(len, ours_lines[:i1])), head + sum(map(len, theirs_lines[:j1]))
+        removed, added = "".join(ours_lines[i1:i2]), "".join(theirs_lines[j1:j2])
+        if len(removed) + len(added) <= _CHARACTERS:
+            found += _character_changes(removed, added, start, at)
+        else:
+            found.append(Change(start, start + len(removed), removed, added, at))
+    return found
+
+
+def _character_changes(ours: str, theirs: str, offset: int, at: int) -> list[Change]:
+    matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+    return [Change(offset + i1, offset + i2, ours[i1:i2], theirs[j1:j2], at + j1)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 
 def _common_prefix(a: str, b: str) -> str:
@@ -170,14 +214,15 @@ def _parts_at(layout: _Layout, start: int, end: int, removed: str, added: str) -
     parts += [_slot_part(layout, slot) for slot in sorted(whole)] + extra
     if whole or extra:  # an element missing or extra as a whole: its presence, not the line feeds around it
         parts = [p for p in parts if p not in LAYOUT_PARTS]
-    if "brief_value" in parts and _trimmed_alike(removed, added):
+    if "brief_value" in parts and _trimmed_alike(removed, added) and _at_an_end(layout, indexes, start, end):
         parts = ["brief_trim" if p == "brief_value" else p for p in parts]
     return list(dict.fromkeys(parts))
 
 
-def _parts_of_change(layout: _Layout, start: int, end: int, removed: str, added: str) -> list[str]:
+def _parts_of_change(layout: _Layout, change: Change) -> list[str]:
     """The parts one difference falls in; an insertion or deletion that could be in several places
     is placed where it touches the fewest parts, line feeds preferring the frame (:data:`_TIERS`)."""
+    start, end, removed, added = change.start, change.end, layout.text[change.start:change.end], change.added
     if removed and added:
         return _parts_at(layout, start, end, removed, added)
     newlines = set(removed + added) <= {"\n"}
@@ -202,33 +247,52 @@ def _slot_part(layout: _Layout, slot: str) -> str:
     return next(p.part for p in layout.pieces if p.slot == slot and p.text.startswith("<"))
 
 
+def _at_an_end(layout: _Layout, indexes: Iterable[int], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` touches the start or the end of the brief's value."""
+    for index in indexes:
+        if layout.pieces[index].part == "brief_value":
+            first = layout.starts[index]
+            return start <= first or end >= first + len(layout.pieces[index].text)
+    return False
+
+
 def _trimmed_alike(removed: str, added: str) -> bool:
     """Whether the difference is only characters some trim removes: the brief was trimmed otherwise."""
     return bool(removed + added) and not (removed + added).strip(TRIMMED_ELSEWHERE)
 
 
-def text_parts(pieces: Sequence[Piece], expected: str, actual: str, *, whole: bool) -> list[str]:
+def text_parts(pieces: Sequence[Piece], expected: str, actual: str, *, check: str = "equals") -> list[str]:
     """The parts of the reference text where ``actual`` differs from it, or the named kind of the difference.
 
-    ``pieces`` are the reference's text of the step; ``expected`` is the text the step expects
-    (``whole``: an ``equals`` check) or a piece of it that ``actual`` should contain. An empty
-    list when the expectation cannot be placed in the reference text.
+    ``pieces`` are the reference's text of the step. ``check`` is how the step compared:
+    ``equals`` (``expected`` is the whole text), ``contains`` (``expected`` is a piece of it
+    that ``actual`` should contain) or ``not_contains`` (``expected`` a piece ``actual`` should
+    not contain). An empty list when the difference cannot be placed in the reference text.
     """
-    kind = difference_kind(expected, actual, whole=whole)
     layout = _Layout(pieces)
+    whole = check != "contains"
+    kind = difference_kind(layout.text if check == "not_contains" else expected, actual, whole=whole)
     if not layout.text:
         return ["empty_text"] if whole and actual else [kind] if kind else []
-    at = 0 if whole else layout.text.find(expected)
-    if at < 0:
-        return [kind] if kind else []
-    span = (at, at + len(expected))
-    found: list[str] = []
-    for start, end, removed, added in _changes(layout.text, actual):
-        if end < span[0] or start > span[1] or (end == span[0] and start < end) or (start == span[1] and start < end):
-            continue
-        found += _parts_of_change(layout, max(start, span[0]), min(end, span[1]) if end > start else start,
-                                  removed, added)
-    found = list(dict.fromkeys(found))
+    found = list(dict.fromkeys(part for change in _placed(layout, expected, actual, check)
+                               for part in _parts_of_change(layout, change)))
     if kind in ("escaping", "extra_escaping") and found and all(p in SENTENCE_PARTS for p in found):
         return found  # escapes in a reply sentence, which is not markup: how the name is quoted (TXT-REPLY-9)
     return [kind] if kind else found
+
+
+def _placed(layout: _Layout, expected: str, actual: str, check: str) -> list[Change]:
+    """The differences the check is about: all of them, those inside the expected piece, or those
+    that wrote the forbidden piece, clipped to it."""
+    changes = _changes(layout.text, actual)
+    if check == "equals":
+        return changes
+    if check == "not_contains":
+        spans = [(m.start(), m.end()) for m in re.finditer(re.escape(expected), actual)] if expected else []
+        return [c for c in changes if any(c.at < b and c.at + len(c.added) > a or a <= c.at < b for a, b in spans)]
+    at = layout.text.find(expected)
+    if at < 0:
+        return []
+    low, high = at, at + len(expected)
+    return [c._replace(start=max(c.start, low), end=min(c.end, high) if c.end > c.start else c.start)
+            for c in changes if low <= c.end and c.start <= high and not (c.start < c.end and (c.end == low or c.start == high))]
