@@ -20,8 +20,8 @@ from typing import Any, Final, Protocol
 
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import Event
+from reference_impl.frozen import thaw
 from reference_impl.host_commands import HOST_COMMAND_TYPES, HostCommand, Load
-from reference_impl.host_config import thaw
 
 
 class Unwritable(ValueError):
