@@ -21,9 +21,11 @@ CATEGORIES = {
     "nekro_docs": "NekroAgent's documented examples", "eligibility": "Sleep eligibility",
     "states": "States and what the model sees", "counting": "Counting runs", "calls": "activate and extend",
     "admin": "Admin changes", "scheduler": "The scheduler switch", "conversations": "Conversations",
-    "restart": "Restart", "order": "Ordering", "text": "Reference text", "host": "Host profile",
+    "restart": "Restart", "order": "Ordering", "text": "Reference text", "transport": "Transport", "host": "Host profile",
 }
 SPEC = "../specification.md"  # category pages live in generated/scenarios/
+LISTED = 20  # a scenario with more plugins (a transport scenario's installation) lists only the first SHOWN
+SHOWN = 3
 #: The number of a scenario's first step. `pas run` names a failing step by its index in the file's
 #: `steps` list ("step 2" is `/steps/2`, conformance/report/text.py), so the pages count from 0 too.
 FIRST_STEP = 0
@@ -137,11 +139,19 @@ def _expectation_text(step: Step, scenario: Scenario) -> str:
 def _columns(scenario: Scenario) -> list[str]:
     if scenario.is_host:  # host steps have no per-plugin view
         return []
-    names = [m.module_name for m in scenario.plugins]
-    for step in scenario.steps:
-        if step.action == "run":
-            names += [key for key in step.expect if key not in names]
+    expected = [key for step in scenario.steps if step.action == "run" for key in step.expect]
+    names = [m.module_name for m in scenario.plugins] if len(scenario.plugins) <= LISTED else []
+    names += [key for key in dict.fromkeys(expected) if key not in names]
     return names
+
+
+def _listed(scenario: Scenario) -> tuple[list[Manifest], str]:
+    """The plugins a page lists, and a line saying how many more a large installation has."""
+    plugins = list(scenario.plugins)
+    if len(plugins) <= LISTED:
+        return plugins, ""
+    more = t("… and {n} more plugins, up to {last}.").format(n=len(plugins) - SHOWN, last=code(plugins[-1].module_name))
+    return plugins[:SHOWN], more
 
 
 def _loaded(manifest: Manifest, scenario: Scenario) -> str:
@@ -200,14 +210,16 @@ def _host_inputs(scenario: Scenario) -> list[str]:
 def _plugins_table(scenario: Scenario) -> list[str]:
     if scenario.is_host:
         return _host_plugins_table(scenario)
+    listed, more = _listed(scenario)
     rows = [
         [code(m.module_name), value(m.allow_sleep), t(brief_fact(m)),
          code(scenario.host.strategy_for(m.module_name).value), _loaded(m, scenario), _eligibility(m, scenario)]
-        for m in scenario.plugins
+        for m in listed
     ]
     if not rows:
         return [t("No plugins are installed."), ""]
-    return table([t("Plugin"), "allow_sleep", "sleep_brief", t("Strategy"), t("Loaded"), t("Sleep-eligible at start")], rows)
+    lines = table([t("Plugin"), "allow_sleep", "sleep_brief", t("Strategy"), t("Loaded"), t("Sleep-eligible at start")], rows)
+    return lines + ([more, ""] if more else [])
 
 
 def _steps_table(scenario: Scenario) -> list[str]:
@@ -276,6 +288,8 @@ def scenario_section(scenario: Scenario) -> list[str]:
     lines += [" · ".join(facts), ""]
     if scenario.description:
         lines += [one_line(scenario.description), ""]
+    if scenario.split_writes:
+        lines += [t("Transport: over stdio, every request of this scenario is written in pieces (`split_writes`)."), ""]
     host_notes = []
     if not scenario.host.scheduler_enabled:
         host_notes.append(t("the scheduler is **off** (`scheduler_enabled: false`)"))

@@ -33,9 +33,9 @@ from reference_impl.events import (
     Extend,
     Restart,
     RunObservation,
-    StartRun,
     SetScheduler,
     SetStrategy,
+    StartRun,
 )
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.render import Piece, reply_pieces, run_pieces

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from reference_impl.engine import Engine
 from reference_impl.eligibility import is_sleep_eligible
+from reference_impl.engine import Engine
 from reference_impl.events import Event, Observation, StartRun
 from reference_impl.scheduler import scheduler_on
 
