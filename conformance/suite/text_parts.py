@@ -54,8 +54,8 @@ def _escapes(text: str) -> int:
 def _characters(text: str) -> str:
     """``text`` with ``\\uXXXX`` and numeric character references turned back into characters."""
     def back(match: re.Match[str]) -> str:
-        code = match[1] or match[2]
-        return chr(int(code, 16)) if code else chr(int(match[3]))
+        code = int(match[1] or match[2], 16) if match[1] or match[2] else int(match[3])
+        return chr(code) if code <= 0x10FFFF else match[0]
 
     return _CHARACTER_ESCAPE.sub(back, text)
 
