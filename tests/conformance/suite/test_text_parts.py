@@ -105,3 +105,17 @@ def test_the_table_blames_the_rule_of_the_part_and_not_the_scenarios_covers():
     assert blame([missing_line_feed], facts) == ("TXT-LAYOUT-3",)
     assert blame([missing_line_feed], StepFacts(action="run", covered=facts.covered)) == ("TXT-BLOCK-1", "TXT-BLOCK-3",
                                                                                          "TXT-LAYOUT-3")
+
+
+def test_a_change_across_two_blocks_is_no_whole_element_of_either():
+    """Each element is numbered by its block: the end of one brief and the start of the next are not one element."""
+    other = plugin("other", allow_sleep=True, sleep_brief="Other. Activate for others.")
+    run = RunObservation(plugins=(plugin_view(NOTE, PluginState.SLEEPING, None, SEMANTICS),
+                                  plugin_view(other, PluginState.SLEEPING, None, SEMANTICS)))
+    pieces = run_pieces({"note": NOTE, "other": other}, run)
+    text = joined(pieces)
+    start = text.index("</capability_brief>")
+    end = text.index("<capability_brief>", start) + len("<capability_brief>")
+    found = text_parts(pieces, text, text[:start] + text[end:], check="equals")
+    # the sleeping rule of the first block goes whole; each brief loses only one of its tags
+    assert found == ["brief", "open_tag", "call_priority", "sleeping_rule"]
