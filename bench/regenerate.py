@@ -49,11 +49,14 @@ QUICK: dict[str, Recipe] = {
     "scheduler": Recipe(args=("--sizes", "10,100,1000,10000", "--min-time", "0.1")),
     "budget": Recipe(args=()),
     "budget_accuracy": Recipe(args=()),
+    "budget_estimate": Recipe(args=()),
     "fastschema": Recipe(args=("--runs", "3", "--count", "100")),
     "memory": Recipe(args=("--format", "json")),
     "attribution": Recipe(args=(), markdown=True),
     "fuzz_finds": Recipe(args=("--quick",), markdown=True),
     "nekro_runstart": Recipe(args=("--rounds", "2", "--runs", "5")),
+    # measures the servers installed in its cache folder (python bench/mcp_budget.py installs them)
+    "mcp_budget": Recipe(args=("--no-install",), markdown=True, timeout=300.0),
 }
 #: Scripts that cannot run in minutes, and why (their sections are not regenerated).
 SLOW: dict[str, str] = {

@@ -27,7 +27,8 @@ from reference_impl.host_commands import (
     Start,
     Stop,
 )
-from reference_impl.host_config import JSON, READING, Merge, MergedConfig, Reading, deep_merge
+from reference_impl.host_config import READING, Merge, Reading, deep_merge
+from reference_impl.host_observations import EventKind, HostObservation, LifecycleEvent
 from reference_impl.lifecycle import (
     HookRunner,
     HostPlan,
@@ -43,78 +44,6 @@ from reference_impl.model import ImplementationInfo, Profile
 from reference_impl.problems import Problem
 
 PROFILES = (Profile.HOST,)
-
-
-class EventKind(enum.StrEnum):
-    """What happened to a plugin (or a conversation) in the lifecycle event log."""
-
-    REGISTERED = "registered"
-    INVALID = "invalid"
-    SKIPPED = "skipped"
-    SET_UP = "set_up"
-    SETUP_FAILED = "setup_failed"
-    STARTED = "started"
-    STOPPED = "stopped"
-    TORN_DOWN = "torn_down"
-    HOOK_CALLED = "hook_called"
-    HOOK_FAILED = "hook_failed"
-    CONVERSATION_OPENED = "conversation_opened"
-    RELOADED = "reloaded"
-    RELOAD_REFUSED = "reload_refused"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LifecycleEvent:
-    """One entry of the lifecycle event log; fields that do not apply are left empty.
-
-    ``cause`` names the plugin whose invalidity or failed setup made this one ``skipped``;
-    ``reason`` is a short snake_case word or the problem codes (``invalid``);
-    ``instances`` maps module_name -> instance generation (``conversation_opened``).
-    """
-
-    kind: EventKind
-    module_name: str = ""
-    hook: str = ""
-    conversation: str = ""
-    generation: int | None = None
-    cause: str = ""
-    reason: str = ""
-    instances: Mapping[str, int] | None = None
-
-    def to_json(self) -> dict[str, JSON]:
-        """Return the wire form, without the fields that do not apply."""
-        doc: dict[str, JSON] = {"event": self.kind.value}
-        for key in ("module_name", "hook", "conversation", "cause", "reason"):
-            if getattr(self, key):
-                doc[key] = getattr(self, key)
-        if self.generation is not None:
-            doc["generation"] = self.generation
-        if self.instances is not None:
-            doc["instances"] = dict(self.instances)
-        return doc
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HostObservation:
-    """What one command produced: events in order, problems, and (per command) orders or a config."""
-
-    events: tuple[LifecycleEvent, ...] = ()
-    problems: tuple[Problem, ...] = ()
-    load_order: tuple[str, ...] | None = None
-    setup_order: tuple[str, ...] | None = None
-    config: MergedConfig | None = None
-
-    def to_json(self) -> dict[str, JSON]:
-        """Return the wire form (orders and config only when the command produces them)."""
-        doc: dict[str, JSON] = {"events": [e.to_json() for e in self.events],
-                                "problems": [p.to_host_json() for p in self.problems]}
-        if self.load_order is not None:
-            doc["load_order"] = list(self.load_order)
-        if self.setup_order is not None:
-            doc["setup_order"] = list(self.setup_order)
-        if self.config is not None:
-            doc.update(self.config.to_json())
-        return doc
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from reference_impl.errors import MalformedDocument
-from reference_impl.frozen import thaw
-from reference_impl.host_config import JSON
+from reference_impl.frozen import JSON, thaw
 from reference_impl.model import HostConfig, Manifest
 
 

@@ -26,14 +26,14 @@ way); the value is parsed like an environment value; later overrides win over ea
 
 from __future__ import annotations
 
-import enum
 import functools
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_impl.frozen import EMPTY, FrozenMap, freeze, thaw
+from reference_impl.frozen import freeze, thaw
+from reference_impl.host_observations import Layer, MergedConfig, Provenance
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Origin, Problem, Severity, SourceKind, pointer_of
 
@@ -41,27 +41,6 @@ JSON = Any
 Path = tuple[str, ...]
 Merge = Callable[[JSON, JSON], JSON]
 ENV_PREFIX = "PAS__"
-
-
-class Layer(enum.StrEnum):
-    """A configuration layer, lowest precedence first."""
-
-    DEFAULTS = "defaults"
-    FILE = "file"
-    ENVIRONMENT = "environment"
-    COMMAND_LINE = "command_line"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Provenance:
-    """Which layer set a configuration value, and where exactly."""
-
-    layer: Layer
-    origin: Origin
-
-    def to_json(self) -> dict[str, JSON]:
-        """Return the wire form."""
-        return {"layer": self.layer.value, "origin": self.origin.to_json()}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,22 +51,6 @@ class Assignment:
     path: Path
     value: JSON
     origin: Origin
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MergedConfig:
-    """One plugin's merged configuration (a read-only snapshot) and each leaf's provenance."""
-
-    value: Mapping[str, JSON] = EMPTY
-    provenance: Mapping[str, Provenance] = EMPTY
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "value", FrozenMap(self.value))
-        object.__setattr__(self, "provenance", FrozenMap(self.provenance))
-
-    def to_json(self) -> dict[str, JSON]:
-        """Return ``{"config": ..., "provenance": {pointer: ...}}``."""
-        return {"config": thaw(self.value), "provenance": {p: v.to_json() for p, v in self.provenance.items()}}
 
 
 def deep_merge(base: JSON, overlay: JSON) -> JSON:

@@ -16,12 +16,12 @@ from reference_impl.catalogue import Catalogue
 from reference_impl.host_config import (
     READING,
     Merge,
-    MergedConfig,
     Reading,
     build_configs,
     check_config,
     deep_merge,
 )
+from reference_impl.host_observations import MergedConfig
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Origin, Problem, Severity, SourceKind, pointer_of
 

@@ -16,10 +16,12 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from reference_impl.disclosure_answers import DisclosureObservation
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.errors import PasError
 from reference_impl.events import Event, Observation
-from reference_impl.host import HostObservation
 from reference_impl.host_commands import HostCommand
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 # One per-step timeout (seconds) for every entry point: pas run, pas fuzz, the pytest plugin, adapter_for.
@@ -33,8 +35,13 @@ class Scheduler(Protocol):
     ``start`` installs plugins under a host config and forgets all earlier state;
     ``apply`` applies one event and returns the observation (see reference_impl.events).
     An implementation claiming the ``host`` profile also receives host commands
-    (reference_impl.host_commands) through ``apply``, answering each with a HostObservation.
-    ``reference_impl.engine.Engine`` is the reference example.
+    (reference_impl.host_commands) through ``apply``, answering each with a HostObservation;
+    one claiming the ``disclosure`` profile receives disclosure events
+    (reference_impl.disclosure_commands; ``DisclosureStart`` begins a scenario, no ``start``),
+    answering each with a disclosure observation (reference_impl.disclosure_answers) or its
+    JSON, and declares its options in ``info.disclosure``. An implementation that claims only
+    the host or the disclosure profile needs no ``start``.
+    ``reference_impl.Engine`` is the reference example.
     """
 
     @property
@@ -46,8 +53,8 @@ class Scheduler(Protocol):
         """Install ``manifests`` under ``host`` with empty state."""
         ...
 
-    def apply(self, event: Event | HostCommand) -> Observation | HostObservation:
-        """Apply one event (or host command); return what was observed."""
+    def apply(self, event: Event | HostCommand | DisclosureEvent) -> Observation | HostObservation | DisclosureObservation:
+        """Apply one event (or host command, or disclosure event); return what was observed."""
         ...
 
 
@@ -55,9 +62,9 @@ class Scheduler(Protocol):
 class Host(Protocol):
     """The in-process interface of a host that implements only the ``host`` profile.
 
-    ``apply`` applies one host command (reference_impl.host_commands: ``Load`` begins a scenario and
-    forgets all earlier state) and returns the HostObservation (or its JSON). No ``start``:
-    host scenarios begin with a load. ``reference_impl.host.HostEngine`` is the reference.
+    ``apply`` applies one host command (``reference_impl.HostCommand``: ``Load`` begins a scenario
+    and forgets all earlier state) and returns the HostObservation (or its JSON). No ``start``:
+    host scenarios begin with a load. ``reference_impl.HostEngine`` is the reference.
     """
 
     @property
@@ -175,10 +182,11 @@ class Adapter(Protocol):
         """Begin an activation scenario (host scenarios begin with a Load instead); raises ImplementationFailed."""
         ...
 
-    def send(self, event: Event | HostCommand) -> dict[str, Any]:
-        """Apply one event (or host command) and return the observation's JSON; raises ImplementationFailed.
+    def send(self, event: Event | HostCommand | DisclosureEvent) -> dict[str, Any]:
+        """Apply one event (or host command, or disclosure event) and return the observation's JSON; raises ImplementationFailed.
 
-        A host command needs no ``start`` first: host scenarios begin with a ``Load``.
+        A host command or a disclosure event needs no ``start`` first: host scenarios begin with
+        a ``Load``, disclosure scenarios with a ``DisclosureStart``.
         """
         ...
 
@@ -191,7 +199,7 @@ class Adapter(Protocol):
         ...
 
 
-def stream(adapter: Adapter, events: Iterable[Event | HostCommand], *,
+def stream(adapter: Adapter, events: Iterable[Event | HostCommand | DisclosureEvent], *,
            start: tuple[Sequence[Manifest], HostConfig] | None = None,
            split_writes: bool = False) -> Generator[dict[str, Any] | None]:
     """``adapter.start(*start)`` (yielding None), then ``adapter.send(event)`` for each event, yielding its JSON.

@@ -42,6 +42,7 @@ from conformance.adapters.protocol.wire import (
     decode,
     encode,
 )
+from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureEvent
 from reference_impl.events import Event
 from reference_impl.host_commands import HostCommand, is_host_command
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
@@ -132,20 +133,22 @@ class StdioAdapter:
         self._call(StartRequest(id=self._upcoming_id(), plugins=tuple(manifests), host=host))
         self._started = True
 
-    def send(self, event: Event | HostCommand) -> dict[str, Any]:
-        """Apply one event (or host command) and return the observation's JSON; raises ImplementationFailed.
+    def send(self, event: Event | HostCommand | DisclosureEvent) -> dict[str, Any]:
+        """Apply one event (or host command, or disclosure event) and return the observation's JSON; raises ImplementationFailed.
 
-        A host command needs no ``start`` first (host scenarios begin with ``host-load``);
-        the implementation is started and greeted when needed.
+        A host command or a disclosure event needs no ``start`` first (host scenarios begin
+        with ``host-load``, disclosure scenarios with ``disclosure-start``); the implementation
+        is started and greeted when needed.
         """
-        if is_host_command(event):
+        if _needs_no_start(event):
             self.hello()
         elif not self._started:
             raise _not_started()
         result: dict[str, Any] = self._call(protocol.request_for(self._upcoming_id(), event))["result"]
         return result
 
-    def stream(self, events: Iterable[Event | HostCommand], *, start: tuple[Sequence[Manifest], HostConfig] | None = None,
+    def stream(self, events: Iterable[Event | HostCommand | DisclosureEvent], *,
+               start: tuple[Sequence[Manifest], HostConfig] | None = None,
                split_writes: bool = False) -> Generator[dict[str, Any] | None]:
         """``start`` (yielding None once it is answered), then each event's observation JSON, in order.
 
@@ -164,7 +167,7 @@ class StdioAdapter:
         finally:
             self._split = False
 
-    def _stream(self, events: Iterable[Event | HostCommand],
+    def _stream(self, events: Iterable[Event | HostCommand | DisclosureEvent],
                 start: tuple[Sequence[Manifest], HostConfig] | None) -> Generator[dict[str, Any] | None]:
         if self._depth == 1:
             if start is not None:
@@ -179,7 +182,7 @@ class StdioAdapter:
             self._started = False
             makers.append(lambda request_id: StartRequest(id=request_id, plugins=plugins, host=host))
         for event in events:
-            if not is_host_command(event) and start is None and not self._started:
+            if not _needs_no_start(event) and start is None and not self._started:
                 raise _not_started()
             makers.append(functools.partial(protocol.request_for, event=event))
         yield from self._pipelined(makers)
@@ -245,9 +248,11 @@ class StdioAdapter:
             try:
                 self._process = _Process(self.argv, self.max_line_bytes)
             except (OSError, ValueError) as error:
+                from conformance.adapters.start_failure import explain
+
                 raise ImplementationFailed(
                     kind=FailureKind.START_FAILED, reason="could not start the implementation",
-                    detail=f"{self.argv[0]}: {error}",
+                    detail=explain(self.argv, error) if isinstance(error, OSError) else f"{self.argv[0]}: {error}",
                 ) from None
         return self._process
 
@@ -384,6 +389,11 @@ def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[st
             detail=reported["message"],
         )
     return doc
+
+
+def _needs_no_start(event: Any) -> bool:
+    """Host commands and disclosure events begin their own scenarios (``host-load``, ``disclosure-start``)."""
+    return is_host_command(event) or isinstance(event, DISCLOSURE_TYPES)
 
 
 def _not_started() -> ImplementationFailed:

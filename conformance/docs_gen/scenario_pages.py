@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.docs_gen._md import code, header, link, one_line, requirement_links, table, value
+from conformance.docs_gen.disclosure_pages import answers_text, catalogue_lines
 from conformance.docs_gen.i18n import t
 from conformance.documents.step_table import row_of
 from conformance.suite.scenario import Scenario, Step
@@ -22,6 +23,7 @@ CATEGORIES = {
     "states": "States and what the model sees", "counting": "Counting runs", "calls": "activate and extend",
     "admin": "Admin changes", "scheduler": "The scheduler switch", "conversations": "Conversations",
     "restart": "Restart", "order": "Ordering", "text": "Reference text", "transport": "Transport", "host": "Host profile",
+    "disclosure": "Disclosure profile",
 }
 SPEC = "../specification.md"  # category pages live in generated/scenarios/
 LISTED = 20  # a scenario with more plugins (a transport scenario's installation) lists only the first SHOWN
@@ -120,6 +122,8 @@ def _expectation_text(step: Step, scenario: Scenario) -> str:
             parts.append(t("ends the step") if expect["ends_step"] else t("does not end the step"))
         if "block" in expect:
             parts.append(t("no block") if expect["block"] is None else t("block: ") + view_text(expect["block"]))
+    if step.answers is not None:
+        parts.append(answers_text(step.answers))
     if step.shown is not None:
         parts.append(t("shown exactly: ") + (", ".join(code(m) for m in step.shown) or t("none")))
     if step.order is not None:
@@ -137,7 +141,7 @@ def _expectation_text(step: Step, scenario: Scenario) -> str:
 
 
 def _columns(scenario: Scenario) -> list[str]:
-    if scenario.is_host:  # host steps have no per-plugin view
+    if scenario.is_host or scenario.is_disclosure:  # host and disclosure steps have no per-plugin view
         return []
     expected = [key for step in scenario.steps if step.action == "run" for key in step.expect]
     names = [m.module_name for m in scenario.plugins] if len(scenario.plugins) <= LISTED else []
@@ -210,6 +214,8 @@ def _host_inputs(scenario: Scenario) -> list[str]:
 def _plugins_table(scenario: Scenario) -> list[str]:
     if scenario.is_host:
         return _host_plugins_table(scenario)
+    if scenario.is_disclosure:
+        return catalogue_lines(scenario)
     listed, more = _listed(scenario)
     rows = [
         [code(m.module_name), value(m.allow_sleep), t(brief_fact(m)),
@@ -334,15 +340,25 @@ def scenario_catalogue(scenarios: Sequence[Scenario], suite_dir: Path) -> dict[s
             [link(code(s.id), f"{category}.md#{s.id}"), s.title, requirement_links(s.covers, SPEC)] for s in group
         ])
         page = header(_category_title(category), f"conformance/suite/scenarios/{category}/", intro=t(
-            "{count} scenarios. Steps are numbered from {first}, as `pas run` numbers them when it "
-            "reports a failing step. A plugin column in a step table is the plugin's expected view "
-            "in that run (empty: not checked); the last column is what the step must produce "
-            "otherwise. Back to the [catalogue](index.md).").format(count=len(group), first=FIRST_STEP))
+            _DISCLOSURE_INTRO if all(s.is_disclosure for s in group) else _INTRO).format(count=len(group),
+                                                                                          first=FIRST_STEP))
         for scenario in group:
             page += scenario_section(scenario)
         pages[f"scenarios/{category}.md"] = "\n".join(page).rstrip() + "\n"
     pages["scenarios/index.md"] = "\n".join(lines).rstrip() + "\n"
     return pages
+
+
+_INTRO = ("{count} scenarios. Steps are numbered from {first}, as `pas run` numbers them when it "
+          "reports a failing step. A plugin column in a step table is the plugin's expected view "
+          "in that run (empty: not checked); the last column is what the step must produce "
+          "otherwise. Back to the [catalogue](index.md).")
+_DISCLOSURE_INTRO = (
+    "{count} scenarios. Steps are numbered from {first}, as `pas run` numbers them when it reports a "
+    "failing step. Each scenario first sends its catalogue; it runs only on an implementation whose "
+    "declared options meet what it applies to. The last column is what the step must produce: the "
+    "catalogue tools the (next) model call shows, and the answers to the model's calls. Back to the "
+    "[catalogue](index.md).")
 
 
 def coverage_of(scenarios: Sequence[Scenario]) -> dict[str, tuple[str, ...]]:

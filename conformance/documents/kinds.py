@@ -6,7 +6,10 @@ Every command that reads PAS documents asks :func:`detect_kind` (through
 1. ``kind:`` when it names a kind that has one (``plugin-manifest``, ``host-config``);
 2. ``$schema`` when it names a bundled schema (``.../plugin-manifest.schema.json``, ...);
 3. the editor modeline ``# yaml-language-server: $schema=...`` of the file, the same way;
-4. the shape: ``module_name`` is a manifest (the manifest schema requires it, no other kind has
+4. the file name, by the naming convention schema catalogs match (:func:`filename_kind`):
+   ``pas-plugin.yaml`` or ``NAME.pas-plugin.yaml`` is a manifest, ``pas-host.yaml`` or
+   ``NAME.pas-host.yaml`` a host config (``.yml`` and ``.json`` too);
+5. the shape: ``module_name`` is a manifest (the manifest schema requires it, no other kind has
    it); a key that only the host-config schema declares (read from the schemas:
    ``enabled``, ``disabled``, ``strategies``, ``scheduler_enabled``) is a host config; ``covers``
    or ``steps`` (required by the scenario schema, declared by no other) is a scenario.
@@ -21,6 +24,7 @@ import enum
 import functools
 import re
 from collections.abc import Mapping
+from pathlib import PurePath
 from typing import Any
 
 
@@ -42,6 +46,10 @@ _COMMON_KEYS = frozenset({"$schema", "kind"})
 _MARKERS = {Kind.MANIFEST: frozenset({"module_name"}), Kind.SCENARIO: frozenset({"covers", "steps"})}
 _SCHEMA_REF = re.compile(r"(plugin-manifest|host-config|scenario)\.schema\.(?:json|ya?ml)(?:#.*)?$")
 _MODELINE = re.compile(r"#[ \t]*yaml-language-server:[ \t]*\$schema=(\S+)")
+#: The file-name convention (docs/guides/manifest.md#file-names): the name, or the ending after a dot, per kind.
+#: Not ``*.pas.yaml``: ``.pas.yaml`` is pas validate's config file.
+FILE_NAMES = {Kind.MANIFEST: "pas-plugin", Kind.HOST_CONFIG: "pas-host"}
+FILE_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def _properties(name: str) -> frozenset[str]:
@@ -75,8 +83,25 @@ def modeline_kind(text: str) -> Kind | None:
     return kind_of_reference(match.group(1)) if match else None
 
 
+def filename_kind(path: str | PurePath) -> Kind | None:
+    """The kind a file's name gives by the convention (``pas-plugin.yaml``, ``weather.pas-plugin.yaml``,
+    ``pas-host.yml`` ...), or None; case-insensitive."""
+    name = PurePath(path).name.lower()
+    for kind, stem in FILE_NAMES.items():
+        if any(name == stem + suffix or name.endswith(f".{stem}{suffix}") for suffix in FILE_SUFFIXES):
+            return kind
+    return None
+
+
+def catalog_patterns(kind: Kind) -> list[str]:
+    """The ``fileMatch`` globs of ``kind``'s schema catalog entry: what :func:`filename_kind` recognises."""
+    stem = FILE_NAMES[kind]
+    return [*(stem + suffix for suffix in FILE_SUFFIXES), *(f"*.{stem}{suffix}" for suffix in FILE_SUFFIXES)]
+
+
 def detect_kind(value: Mapping[str, Any], modeline: Kind | None = None) -> Kind | None:
-    """The kind of a mapping: declared ``kind``, then ``$schema``, the modeline, then its shape."""
+    """The kind of a mapping: declared ``kind``, then ``$schema``, then ``modeline`` (the kind the file's
+    modeline or, failing that, its name gives), then its shape."""
     declared = value.get("kind")
     if declared in (Kind.MANIFEST, Kind.HOST_CONFIG):
         return Kind(declared)

@@ -8,7 +8,8 @@ answer from every command:
    folders, symlinked folders, globs; missing paths, empty folders and special files are problems);
 2. each file is read and parsed once by :mod:`conformance.documents.loader` (caps, encoding,
    YAML 1.2, duplicate keys, locations);
-3. each document's kind is detected once by :func:`conformance.documents.kinds.detect_kind`;
+3. each document's kind is detected once by :func:`conformance.documents.kinds.detect_kind` (its
+   ``kind``, ``$schema``, the file's modeline or name, its shape);
 4. each manifest and host config is checked once against its schema (did-you-mean hints added,
    long values cut), every problem located at file:line:col and JSON pointer.
 
@@ -24,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.documents.kinds import CHECKED_KINDS, Kind, detect_kind, modeline_kind
+from conformance.documents.kinds import CHECKED_KINDS, Kind, detect_kind, filename_kind, modeline_kind
 from conformance.documents.loader import Limits, YamlDocument, parse_documents, read_text
 from conformance.documents.suggest import check_with_hints
 from conformance.documents.walk import Target, collect_targets
@@ -162,7 +163,7 @@ def load_text(text: str, target: Target, settings: LoadSettings = LoadSettings()
     if not docs and not problems:
         problems = [Problem(code="empty-document", message="the file holds only comments; expected a mapping",
                             source=SourceLocation(path=target.path, line=1, column=1))]
-    modeline = modeline_kind(text) if docs else None
+    modeline = (modeline_kind(text) or filename_kind(target.path)) if docs else None  # a modeline beats a name
     loaded = tuple(_load_document(doc, target, settings, modeline, alone=len(docs) == 1) for doc in docs)
     return LoadedFile(target=target, text=text, documents=loaded, problems=tuple(problems))
 

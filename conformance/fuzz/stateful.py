@@ -8,7 +8,7 @@ exactly as ``pas fuzz`` and ``pas run`` compare. Hypothesis then shrinks the fai
 of rules and prints it. Five lines in a test module of your own::
 
     from hypothesis import settings
-    from conformance.fuzz.stateful import scheduler_state_machine
+    from conformance import scheduler_state_machine
     from myframework.pas_adapter import create
 
     TestAgainstReference = scheduler_state_machine(create, settings=settings(max_examples=200)).TestCase

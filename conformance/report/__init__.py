@@ -2,7 +2,8 @@
 
 Each format is a module here with ``render(run, *, color=False) -> str``:
 ``text`` (people; colour on a terminal), ``json`` (JSON lines), ``junit`` (JUnit XML),
-``markdown`` (a summary table and the failures, e.g. for a CI job summary).
+``markdown`` (a summary table and the failures, e.g. for a CI job summary), ``ctrf`` (CTRF JSON,
+which test-report actions read).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:  # keep ``import conformance.report.<other>`` light
     from conformance.suite.results import RunResult
 
-FORMATS = ("text", "json", "junit", "markdown", "badge", "badge-svg")
+FORMATS = ("text", "json", "junit", "markdown", "ctrf", "badge", "badge-svg")
 _MODULES = {
-    "text": "text", "json": "jsonl", "junit": "junit", "markdown": "markdown", "badge": "badge", "badge-svg": "badge_svg",
+    "text": "text", "json": "jsonl", "junit": "junit", "markdown": "markdown", "ctrf": "ctrf", "badge": "badge",
+    "badge-svg": "badge_svg",
 }
 
 

@@ -1,4 +1,4 @@
-"""Renderers for ``pas validate`` problems: text, json, github; junit and sarif live beside.
+"""Renderers for ``pas validate`` problems: text, json, github; junit, sarif and ctrf live beside.
 
 Every renderer takes the :class:`~conformance.validate.check.Validation` and returns the whole report
 as a string; choosing the format, the colours and the stream is the command's job.
@@ -14,7 +14,7 @@ from reference_impl.problems import Problem, Severity
 if TYPE_CHECKING:
     from conformance.validate.check import Validation
 
-FORMATS = ("text", "json", "github", "junit", "sarif")
+FORMATS = ("text", "json", "github", "junit", "sarif", "ctrf")
 _COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 _DIM, _BOLD, _RESET = "\x1b[2m", "\x1b[1m", "\x1b[0m"
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -45,6 +45,10 @@ def render(outcome: Validation, fmt: str, *, color: bool = False, strict: bool =
         from conformance.report.problems_sarif import render_sarif
 
         return render_sarif(outcome)
+    if fmt == "ctrf":
+        from conformance.report.problems_ctrf import render_ctrf
+
+        return render_ctrf(outcome, strict=strict, exit_code=exit_code)
     raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 

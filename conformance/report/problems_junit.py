@@ -11,7 +11,8 @@ if TYPE_CHECKING:
     from conformance.validate.check import Validation
 
 
-def _grouped(outcome: Validation) -> dict[str, list[Problem]]:
+def grouped(outcome: Validation) -> dict[str, list[Problem]]:
+    """The problems by file, every validated file listed (problems without a file under "")."""
     groups: dict[str, list[Problem]] = {path: [] for path in outcome.paths}
     for problem in outcome.problems:
         groups.setdefault(problem.source.path if problem.source else "", []).append(problem)
@@ -21,7 +22,7 @@ def _grouped(outcome: Validation) -> dict[str, list[Problem]]:
 def render_junit(outcome: Validation, *, strict: bool = False) -> str:
     """A ``<testsuites>`` document; errors (and warnings with ``strict``) are failures, the rest system-out."""
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    groups = _grouped(outcome)
+    groups = grouped(outcome)
     suites = ElementTree.Element("testsuites", name="pas validate")
     suite = ElementTree.SubElement(suites, "testsuite", name="pas validate", tests=str(len(groups)))
     failures = 0

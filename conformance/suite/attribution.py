@@ -6,7 +6,9 @@ refined by the expected value and by facts about the step (:class:`StepFacts`: t
 and states the reference expects, the host config in force). A step blames the union over
 its mismatches of (candidates ∩ covered), or the candidates when none of them is covered,
 ``covered`` being the step's ``covers`` with the scenario's. ``pas run`` and ``pas fuzz``
-(:mod:`conformance.fuzz.covers`) both read the table through this module.
+(:mod:`conformance.fuzz.covers`) both read the table through this module. A disclosure step's
+facts (the catalogue, the declared options, what happened before) and the keys that refine its
+mismatches are :mod:`conformance.suite.attribution_disclosure`.
 """
 
 from __future__ import annotations
@@ -17,28 +19,33 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from conformance.suite.attribution_disclosure import (
+    answer_key,
+    call_kinds,
+    disclosure_history,
+    option_key,
+    shown_difference,
+)
+from conformance.suite.attribution_replay import replay
 from conformance.suite.attribution_table import AttributionRule, Table, load_table
 from conformance.suite.expectations import CALL_KEYS, RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Scenario, Step
 from conformance.suite.text_parts import TRIMMED_ELSEWHERE, text_parts, unescaped
-from reference_impl.catalogue import Catalogue
-from reference_impl.eligibility import deciding_row, is_sleep_eligible
-from reference_impl.engine import Engine
+from reference_impl.disclosure_commands import Tool
+from reference_impl.disclosure_options import Options
+from reference_impl.eligibility import deciding_row
 from reference_impl.events import (
     OMITTED,
     Activate,
-    CallObservation,
     Disable,
     Enable,
     Extend,
     Restart,
-    RunObservation,
     SetScheduler,
     SetStrategy,
-    StartRun,
 )
 from reference_impl.model import HostConfig, Manifest
-from reference_impl.render import Piece, reply_pieces, run_pieces
+from reference_impl.render import Piece
 from reference_impl.scheduler import scheduler_on
 from reference_impl.semantics import Semantics, load_semantics
 
@@ -68,6 +75,9 @@ class StepFacts:
     reference: Mapping[str, Any] | None = None
     pieces: tuple[Piece, ...] = ()
     semantics: Semantics = field(default_factory=load_semantics)
+    tools: tuple[Tool, ...] = ()
+    declared: Options | None = None
+    calls: tuple[str, ...] = ()  # a model step's kinds of call (load, unload, search, list, invoke)
 
     def deciding(self, module: str) -> list[str]:
         """The eligibility table row's requirement that decides whether ``module`` may sleep, with
@@ -112,60 +122,16 @@ def facts_of(event: Any, action: str, expected: Any, *, host: HostConfig | None 
                      covered=frozenset(covered), reference=expected or None)
 
 
-@dataclass(frozen=True, slots=True)
-class _Replayed:
-    """What replaying a scenario on the reference up to a step tells: see :func:`_replay`."""
+def step_facts(scenario: Scenario, step: Step, declared: Options | None = None) -> StepFacts:
+    """The facts of a scenario step: the step's own expectations first, the reference's where it says nothing.
 
-    host: HostConfig | None = None
-    observed: Any = None
-    pieces: tuple[Piece, ...] = ()
-    stale_while_off: bool = False
-
-
-def _stale_while_off(catalogue: Catalogue, state: Any, event: StartRun, semantics: Semantics) -> bool:
-    """Whether ``event`` is a run with the scheduler off while a counter of its conversation is stale
-    (its plugin not available or not eligible by the table): what ACT-SCHED-2 forbids a run to drop."""
-    host = state.host
-    if scheduler_on(host, semantics):
-        return False
-    for module in state.counters_of(event.conversation):
-        manifest = catalogue.find_available(module, host, event.adapter)
-        if manifest is None or not is_sleep_eligible(manifest, host.strategy_for(module), semantics):
-            return True
-    return False
-
-
-def _replay(scenario: Scenario, step: Step) -> _Replayed:
-    """The reference's host config before ``step``, its observation of it, the pieces of its text, and
-    whether a run before it had the scheduler off and a stale counter. Nothing for host steps and for
-    a scenario the reference cannot replay.
+    A disclosure step's facts are its catalogue, ``declared`` and what happened before it.
     """
-    if step.is_host:
-        return _Replayed()
-    try:
-        reference = Engine(text=False)
-        reference.start(scenario.plugins, scenario.host)
-        catalogue, semantics, stale = Catalogue.of(scenario.plugins), load_semantics(), False
-        for earlier in scenario.steps[: step.index]:
-            if isinstance(earlier.event, StartRun):
-                stale = stale or _stale_while_off(catalogue, reference.state, earlier.event, semantics)
-            reference.apply(earlier.event)
-        host = reference.state.host
-        observation = reference.apply(step.event)
-        if isinstance(observation, RunObservation):
-            pieces = run_pieces(catalogue.manifests, observation)
-        elif isinstance(observation, CallObservation) and isinstance(step.event, (Activate, Extend)):
-            pieces = reply_pieces(catalogue.manifests, step.event, observation)
-        else:
-            pieces = []
-        return _Replayed(host, observation.to_json(), tuple(pieces), stale)
-    except Exception:  # noqa: BLE001 - a scenario the reference cannot replay: attribute without its facts
-        return _Replayed()
-
-
-def step_facts(scenario: Scenario, step: Step) -> StepFacts:
-    """The facts of a scenario step: the step's own expectations first, the reference's where it says nothing."""
-    replayed = _replay(scenario, step)
+    if step.is_disclosure:
+        history = disclosure_history([s.event for s in scenario.steps[: step.index]], step.event)
+        return StepFacts(action=step.action, history=history, covered=frozenset((*step.covers, *scenario.covers)),
+                         tools=scenario.tools, declared=declared, calls=call_kinds(step.event))
+    replayed = replay(scenario, step)
     history = history_of([s.event for s in scenario.steps[: step.index]], step.event, scenario.host)
     if replayed.stale_while_off:
         history |= {"stale_while_off"}
@@ -291,6 +257,14 @@ def _keys(by: str, mismatch: Mismatch, facts: StepFacts) -> list[str]:
         return _text_part(mismatch, facts)
     if by == "problem_code":
         return _problem_codes(mismatch)
+    if by == "shown_difference":
+        return shown_difference(mismatch, facts.tools)
+    if by == "answer":
+        return answer_key(mismatch)
+    if by in ("order_option", "discovery_option"):
+        return option_key(by, facts.declared)
+    if by == "step_calls":
+        return list(dict.fromkeys(facts.calls))
     return [config_difference(mismatch.expected, mismatch.actual)]
 
 
@@ -384,6 +358,11 @@ def blame(mismatches: Sequence[Mismatch], facts: StepFacts, table: Table | None 
     return tuple(dict.fromkeys(blamed)) or tuple(_narrowed(table.fallback(facts.action), (), facts.covered))
 
 
-def blamed(scenario: Scenario, step: Step, mismatches: Sequence[Mismatch], observed: Any = None) -> tuple[str, ...]:
-    """The requirements a failed scenario step breaks (what ``pas run`` reports as ``breaks``)."""
-    return blame(mismatches, step_facts(scenario, step), observed=observed)
+def blamed(scenario: Scenario, step: Step, mismatches: Sequence[Mismatch], observed: Any = None, *,
+           declared: Options | None = None) -> tuple[str, ...]:
+    """The requirements a failed scenario step breaks (what ``pas run`` reports as ``breaks``).
+
+    ``declared``: the disclosure options the implementation declares (a disclosure step's
+    ``order`` and search mismatches blame the rule of the declared value).
+    """
+    return blame(mismatches, step_facts(scenario, step, declared), observed=observed)

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from conformance.documents.plugin_set import PluginSet
-from reference_impl.host_config import ENV_PREFIX, Provenance
+from reference_impl.host_config import ENV_PREFIX
+from reference_impl.host_observations import Provenance
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.problems import Origin, Problem, SourceKind, SourceLocation
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from conformance.documents.kinds import CHECKED_KINDS, Kind
-from conformance.documents.sets import INPUT_CODES, LoadSettings, load_file
+from conformance.documents.sets import INPUT_CODES, LoadedFile, LoadSettings, load_file, load_text
 from conformance.documents.walk import Target, collect_targets
 from conformance.validate import lint
 from conformance.validate.lint.facts import HostFacts, ManifestFacts, host_facts, manifest_facts
@@ -23,7 +23,7 @@ from conformance.validate.suppress import Config, Suppressions, apply_suppressio
 from reference_impl.problems import Problem, Severity
 
 _UNRECOGNIZED_HINT = "skipped, use --kind to check it anyway"
-_PARALLEL_FROM = 256  # files; below this, starting worker processes costs more than it saves
+_PARALLEL_FROM = 20_000  # files; below this, worker processes cost more CPU than they save wall time (bench/README.md)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +73,16 @@ class Validation:
 
 def check_file(target: Target, settings: Settings) -> FileResult:
     """Load one file through the one loader, then the suppressions and each document's rules; never raises."""
-    loaded = load_file(target, settings.load)
+    return _check_loaded(load_file(target, settings.load), settings)
+
+
+def check_text(target: Target, text: str, settings: Settings) -> FileResult:
+    """As :func:`check_file`, for ``text`` as the contents of ``target`` (an editor's unsaved buffer)."""
+    return _check_loaded(load_text(text, target, settings.load), settings)
+
+
+def _check_loaded(loaded: LoadedFile, settings: Settings) -> FileResult:
+    target = loaded.target
     suppressions: Suppressions | None = None
     problems: list[Problem] = []
     if loaded.documents and "pas:" in loaded.text:
@@ -99,7 +108,15 @@ def check_file(target: Target, settings: Settings) -> FileResult:
 def check_paths(paths: Sequence[str], settings: Settings = Settings()) -> Validation:
     """Validate every file the paths name, then the set rules across all of them."""
     targets, problems = collect_targets(paths)
-    results = _check_all(targets, settings)
+    return finish(targets, problems, _check_all(targets, settings), settings)
+
+
+def finish(targets: Sequence[Target], problems: Sequence[Problem], results: Sequence[FileResult],
+           settings: Settings) -> Validation:
+    """The set rules across every file's ``results``, then the suppressions: the whole validation.
+
+    ``problems`` are the paths' own (a missing path ...); ``pas lsp`` calls this with its buffers' results.
+    """
     manifests = [facts for result in results for facts in result.manifests]
     hosts = [facts for result in results for facts in result.hosts]
     found = [problem for result in results for problem in result.problems]

@@ -6,6 +6,8 @@ so that an editor given that URL in a ``yaml-language-server`` modeline finds th
 build, each one is written to the site at the path of its ``$id``, as the same JSON that
 ``pas schema NAME`` prints. Wired in mkdocs.yml (``hooks:``); this file is kept out of the pages
 by ``exclude_docs``. tests/docs/test_docs_site_build.py compares every published file with its YAML.
+The schema catalog (``spec/schemas/catalog.json``, SchemaStore's format: which file names each
+schema describes) is published beside them as ``schemas/catalog.json``.
 """
 
 from __future__ import annotations
@@ -38,12 +40,25 @@ def published_schemas(spec_schemas: Path, site_url: str) -> dict[str, str]:
     return files
 
 
+def published_catalog(spec_schemas: Path, schemas: dict[str, str], site_url: str) -> tuple[str, str]:
+    """(site-relative path, text) of the schema catalog; raises ValueError when an entry's ``url``
+    or one of its ``versions`` is not a schema published by :func:`published_schemas`."""
+    text = (spec_schemas / "catalog.json").read_text(encoding="utf-8")
+    for entry in json.loads(text)["schemas"]:
+        for url in (entry["url"], *entry.get("versions", {}).values()):
+            if url.removeprefix(site_url) not in schemas:
+                raise ValueError(f"catalog.json: {entry['name']}: {url} is not a published schema")
+    return "schemas/catalog.json", text
+
+
 def on_post_build(config, **kwargs) -> None:
     """Write the schemas into the English (root) site; the per-language builds skip it."""
     if (config.theme.get("language") or "en") != "en":
         return  # mkdocs-static-i18n builds zh/ with its own config; the schemas live once, at the root
     root = Path(config.config_file_path).parent
     files = published_schemas(root / "spec" / "schemas", config.site_url)
+    catalog, text = published_catalog(root / "spec" / "schemas", files, config.site_url)
+    files = {**files, catalog: text}
     for relative, text in files.items():
         target = Path(config.site_dir) / relative
         target.parent.mkdir(parents=True, exist_ok=True)

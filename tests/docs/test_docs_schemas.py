@@ -78,3 +78,24 @@ def test_pas_schema_prints_a_protocol_message_schema_and_its_id(capsys):
 def test_pas_schema_without_a_name_lists_the_names_on_stderr_and_fails(capsys):
     assert main(["schema"]) == 2
     assert "protocol/run-request" in capsys.readouterr().err
+
+
+def test_the_schema_catalog_is_published_and_matches_the_file_names_pas_recognises(built_site):
+    from conformance.documents.kinds import Kind, catalog_patterns, filename_kind
+
+    catalog = json.loads((SCHEMAS / "catalog.json").read_text(encoding="utf-8"))
+    assert json.loads((built_site / "schemas" / "catalog.json").read_text(encoding="utf-8")) == catalog
+    by_url = {entry["url"]: entry for entry in catalog["schemas"]}
+    for kind in (Kind.MANIFEST, Kind.HOST_CONFIG):
+        entry = by_url[f"https://plugin-activation-spec.org/schemas/1.0/{kind.value}.schema.json"]
+        assert set(entry) >= {"name", "description", "fileMatch", "url"}  # SchemaStore's required fields
+        assert entry["fileMatch"] == catalog_patterns(kind)
+        for pattern in entry["fileMatch"]:
+            assert filename_kind("plugins/weather/" + pattern.replace("*", "weather")) is kind
+
+
+def test_a_catalog_entry_naming_an_unpublished_schema_breaks_the_build(tmp_path):
+    (tmp_path / "catalog.json").write_text(json.dumps({"schemas": [
+        {"name": "x", "url": "https://plugin-activation-spec.org/schemas/1.0/nope.schema.json"}]}), encoding="utf-8")
+    with pytest.raises(ValueError, match="not a published schema"):
+        _hook().published_catalog(tmp_path, {}, "https://plugin-activation-spec.org/")

@@ -26,7 +26,7 @@ from reference_impl.events import (
     event_from_json,
 )
 from reference_impl.frozen import EMPTY, FrozenMap, freeze, thaw
-from reference_impl.host_config import MergedConfig
+from reference_impl.host_observations import MergedConfig
 from reference_impl.model import (
     AdminOutcome,
     HostConfig,

@@ -16,9 +16,8 @@ from conformance.adapters.protocol.messages import ObservationResponse
 from conformance.adapters.protocol.wire import message_id, schema_name
 from reference_impl.errors import MalformedDocument
 from reference_impl.frozen import freeze
-from reference_impl.host import EventKind, HostObservation, LifecycleEvent
 from reference_impl.host_commands import COMMAND_TYPES, HostCommand, command_from_json, command_to_json
-from reference_impl.host_config import Layer, MergedConfig, Provenance
+from reference_impl.host_observations import EventKind, HostObservation, Layer, LifecycleEvent, MergedConfig, Provenance
 from reference_impl.problems import Origin, Problem, Severity, SourceKind
 
 # ------------------------------------------------------------------ requests

@@ -9,18 +9,24 @@ from pathlib import Path
 from conformance.cli.commands._output import write_report
 from conformance.documents.exit_codes import ExitCode
 
-HELP = "Make a compatibility matrix or a badge from saved JSON-lines results (pas run --format json)."
+HELP = "Make a compatibility matrix, a badge or a diff of two runs from saved JSON-lines results (pas run --format json)."
 
 _EPILOG = """\
 reports:
   matrix RESULT.jsonl...   several implementations side by side: scenario x implementation,
                            grouped by requirement; markdown, or one self-contained HTML file
   badge RESULT.jsonl       a shields.io endpoint JSON, or an SVG badge
+  diff A.jsonl B.jsonl     the scenarios and requirements whose state changed from A to B
+                           (two runs of one implementation, or two implementations); text,
+                           or markdown for a pull-request comment
 
 Write each RESULT.jsonl with: pas run --impl IMPL --format json --output RESULT.jsonl
 
 exit status: 0 written (whatever the results say), 1 written but a report had problems
-(for example no summary line), 2 usage or input errors (unreadable or not a results file)"""
+(for example no summary line), 2 usage or input errors (unreadable or not a results file).
+diff: 0 nothing got worse from A to B, 1 a scenario or requirement got worse (passed or
+skipped before, failed, errored or stale after; or passed before and no longer), 2 usage
+or input errors"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +46,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     badge.add_argument("--format", choices=("json", "svg"),
                        help="output format (default: svg when --output ends in .svg, else json)")
     badge.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    diff = reports.add_parser("diff", help="what changed between two runs or two implementations",
+                              description="The scenarios and requirements whose state changed from A to B.")
+    diff.add_argument("results", nargs=2, metavar="RESULT.jsonl", help="the first (A) and the second (B) report")
+    diff.add_argument("--format", choices=("text", "markdown"), default="text",
+                      help="output format (default: text; markdown for a pull-request comment)")
+    diff.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
 
 
 def _fail(message: str) -> int:
@@ -103,10 +115,24 @@ def _badge(args: argparse.Namespace) -> int:
     return ExitCode.FAILED if problems else ExitCode.OK
 
 
+def _diff(args: argparse.Namespace) -> int:
+    from conformance.report.diff import diff_runs
+    from conformance.report.diff_render import render_markdown, render_text
+
+    loaded = _load(args.results)
+    if loaded is None:
+        return ExitCode.USAGE
+    (before, after), _ = loaded
+    diff = diff_runs(before, after)
+    if not write_report((render_markdown if args.format == "markdown" else render_text)(diff), args.output,
+                        command="report"):
+        return ExitCode.USAGE
+    return ExitCode.FAILED if diff.worse else ExitCode.OK
+
+
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the report asked for; return the exit code."""
-    if args.report == "matrix":
-        return _matrix(args)
-    if args.report == "badge":
-        return _badge(args)
-    return _fail("name a report: matrix or badge (see pas report --help)")
+    reports = {"matrix": _matrix, "badge": _badge, "diff": _diff}
+    if args.report in reports:
+        return reports[args.report](args)
+    return _fail("name a report: matrix, badge or diff (see pas report --help)")

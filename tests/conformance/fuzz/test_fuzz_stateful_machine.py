@@ -1,4 +1,4 @@
-"""conformance.fuzz.stateful: the documented five-line example passes on the reference and fails on a broken fake."""
+"""scheduler_state_machine: the documented five-line example passes on the reference and fails on a broken fake."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from fuzz_support import REFERENCE_OVER_STDIO, load_fake
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from conformance.fuzz.stateful import scheduler_state_machine
+from conformance import scheduler_state_machine
 from reference_impl.engine import create
 
 _QUICK = settings(max_examples=12, stateful_step_count=12, database=None, derandomize=True, deadline=None,

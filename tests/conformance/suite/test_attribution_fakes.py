@@ -21,7 +21,8 @@ breaks = sys.modules.setdefault("pas_fake_breaks", importlib.util.module_from_sp
 _spec.loader.exec_module(breaks)
 
 GROUPS = ("ACT-ELIG", "ACT-STATE", "ACT-SCHED", "ACT-COUNT", "ACT-ARG", "ACT-ACTIVATE", "ACT-EXTEND", "ACT-ORDER",
-          "ACT-ADMIN", "TXT-BLOCK", "TXT-REPLY", "HOST-")
+          "ACT-ADMIN", "TXT-BLOCK", "TXT-REPLY", "HOST-", "DISC-SCOPE", "DISC-LOAD", "DISC-ORDER", "DISC-CALL",
+          "DISC-TRIM", "DISC-SEARCH", "DISC-CAT")
 # Fakes whose bug shows through rules other than the named one; each reason says why.
 OVER_BLAMED = {
     "broken_counts_activation_run": "the wrong stored counter is reported by later replies too: already_active "

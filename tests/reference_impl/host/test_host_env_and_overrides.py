@@ -8,7 +8,8 @@ import pytest
 from host_checks import manifest
 
 from reference_impl.frozen import thaw
-from reference_impl.host_config import Layer, parse_value
+from reference_impl.host_config import parse_value
+from reference_impl.host_observations import Layer
 from reference_impl.lifecycle import HostPlan, plan
 from reference_impl.model import HostConfig
 from reference_impl.problems import Severity, SourceKind

@@ -14,8 +14,9 @@ from conformance.suite.runner import run_scenario
 from conformance.suite.scenario import HostExpectation, Scenario, Step
 from reference_impl.engine import Engine
 from reference_impl.events import StartRun
-from reference_impl.host import HostEngine, HostObservation
+from reference_impl.host import HostEngine
 from reference_impl.host_commands import Load, Start, Stop
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
 CORE = Manifest.from_json({"name": "Core", "module_name": "core", "version": "1.0.0", "description": "C.",

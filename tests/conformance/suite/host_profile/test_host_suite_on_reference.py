@@ -41,10 +41,10 @@ def test_every_host_requirement_is_covered_by_at_least_two_scenarios(host_suite)
     assert {row.requirement.id: len(row.scenarios) for row in coverage.rows if len(row.scenarios) < 2} == {}
 
 
-def test_pas_coverage_checks_all_three_profiles_by_default_and_passes(capsys) -> None:
-    assert DEFAULT_PROFILES == ("activation", "text", "host")
+def test_pas_coverage_checks_every_profile_by_default_and_passes(capsys) -> None:
+    assert DEFAULT_PROFILES == ("activation", "text", "host", "disclosure")
     assert main(["coverage"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].endswith("requirements covered (activation, text, host)")
+    assert capsys.readouterr().out.splitlines()[-1].endswith("requirements covered (activation, text, host, disclosure)")
 
 
 def test_pas_coverage_of_the_host_profile_passes_on_the_host_folder_alone(capsys) -> None:

