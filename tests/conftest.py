@@ -1,5 +1,12 @@
-"""Session-wide check: every Problem that PAS's own code creates during the tests has a registered code.
+"""What every test of the run shares: Hypothesis profiles, the check of emitted problem codes, required installs.
 
+Hypothesis profiles, registered here so that every folder run alone gets them (tests/reference_impl
+alone too): ``ci`` (the default) is reproducible: derandomized, no example database written into the
+checkout, no deadline (timing never decides a test). ``dev`` explores new examples on every run and
+remembers failures; ``thorough`` is for a long local hunt. Choose one with ``--hypothesis-profile NAME``
+or the ``HYPOTHESIS_PROFILE`` environment variable.
+
+Problem codes: every Problem that PAS's own code creates during the tests has a registered code.
 tests/conformance/documents/test_problem_codes.py reads the codes written in the source; this catches the
 ones computed at run time. A problem made by a test itself (a made-up code) is not counted:
 only problems whose maker is a frame inside conformance/ or reference_impl/.
@@ -12,9 +19,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from conformance.documents.codes import CODES
 from reference_impl.problems import Problem
+
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.register_profile("thorough", deadline=None, max_examples=2000)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the Hypothesis profile (``ci`` unless ``HYPOTHESIS_PROFILE`` says) unless one was chosen on the command line."""
+    if not config.getoption("hypothesis_profile", default=None):
+        settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 
 _PACKAGES = tuple(str(Path(__file__).resolve().parents[1] / name) for name in ("conformance", "reference_impl"))
 _UNREGISTERED: dict[str, str] = {}

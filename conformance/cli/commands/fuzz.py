@@ -56,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from conformance.adapters.select import BadImplementation, adapter_for
+    from conformance.cli.progress import FuzzProgress
     from conformance.cli.signals import close_adapter, finish, stop_on_signals
-    from conformance.fuzz.progress import Progress
     from conformance.fuzz.search import FuzzOptions, fuzz
     from conformance.fuzz.session import write_finding
 
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return _usage(*(error.problems or [error]))
     options = FuzzOptions(max_examples=args.max_examples, seed=args.seed, time_budget=args.time_budget,
                           profiles=args.profile)
-    progress = Progress(sys.stderr, total=args.max_examples, budget=args.time_budget)
+    progress = FuzzProgress(sys.stderr, total=args.max_examples, budget=args.time_budget)
     with stop_on_signals() as guard:  # SIGINT, SIGTERM, SIGHUP: stop searching, write what was found
         try:
             result = fuzz(adapter, options, on_progress=progress.update)

@@ -140,9 +140,9 @@ def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
 def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], guard) -> int:
     """Run under the caller's signal guard, stream the report, close the implementation on every path."""
     from conformance.cli.exit_status import run_exit_code
+    from conformance.cli.progress import RunProgress
     from conformance.cli.signals import close_adapter, finish
     from conformance.report import use_color
-    from conformance.report.progress import RunProgress
     from conformance.report.stream import ReportSink
     from conformance.suite.runner import RunLimits, run_suite, signal_stop
 
