@@ -39,7 +39,7 @@ from conformance.suite.scenario import Scenario, Step
 from reference_impl.disclosure_options import Options
 from reference_impl.model import ImplementationInfo, Profile
 
-ALL_PROFILES = ("activation", "text", "host", "disclosure")
+ALL_PROFILES = tuple(p.value for p in Profile)
 
 
 def select_scenarios(scenarios: Iterable[Scenario], *, keyword: str | None = None,

@@ -30,6 +30,8 @@ printed), 2 usage error, 128+N stopped by signal N with nothing found (130 SIGIN
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas fuzz``."""
+    from reference_impl.model import Profile
+
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
     parser.add_argument("--impl", required=True, metavar="IMPL", help="the implementation under test (see below)")
@@ -39,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget", type=positive(float), metavar="SECONDS",
                         help="stop searching after this long (default: no limit)")
     parser.add_argument("--out", default=".", metavar="DIR", help="where to write the scenario file (default: .)")
-    parser.add_argument("--profile", action="append", choices=("activation", "text", "disclosure"), metavar="PROFILE",
+    parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile if p is not Profile.HOST), metavar="PROFILE",
                         help="compare only these profiles (repeatable: activation, text, disclosure; default: all claimed)")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
                         help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")

@@ -37,13 +37,14 @@ be started, or nothing to test,
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas run``."""
     from conformance.report import FORMATS
+    from reference_impl.model import Profile
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
     parser.add_argument("--impl", default="reference", metavar="IMPL", help="the implementation under test (see below)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATH",
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
-    parser.add_argument("--profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
+    parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile), metavar="PROFILE",
                         help="test only these profiles (repeatable: activation, text, host, disclosure; default: all claimed)")
     parser.add_argument("-k", dest="keyword", metavar="PATTERN",
                         help="only scenarios whose id or title contains PATTERN (not, and, or, parentheses work)")
