@@ -57,7 +57,7 @@ def targets() -> list[Target]:
         elif name == "broken_hangs":
             found.append(Target(name, None, "not fuzzed: hangs in-process, no stdio server"))
         elif "def create" not in text and not name.startswith("hostile_"):
-            continue  # a helper module (tests/fakes/breaks.py), not an implementation
+            continue  # not an implementation (a module of helpers for the fakes)
         elif "def create" in text:
             hostile = name in ("broken_raises", "broken_returns_none", "broken_returns_string", "hostile_huge_text")
             found.append(Target(name, f"python:{name}:create", "errors" if hostile else "wrong answers"))

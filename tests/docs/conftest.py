@@ -49,8 +49,8 @@ def built_site(site_build: SiteBuild) -> Path:
 @pytest.fixture(scope="session")
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """PAS's wheel and its dependencies' in one folder, for pip to install from offline (docs_sandbox)."""
-    from docs_commands import index_packages
-    from docs_sandbox import build_wheelhouse
+    from support.docs_commands import index_packages
+    from support.docs_sandbox import build_wheelhouse
 
     folder = tmp_path_factory.mktemp("wheelhouse")
     build_wheelhouse(folder, index_packages())
@@ -60,7 +60,7 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def user_venv(wheelhouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The activated venv of the guides' bare ``pas``, PAS installed from the wheelhouse (docs_sandbox)."""
-    from docs_sandbox import make_user_venv
+    from support.docs_sandbox import make_user_venv
 
     folder = tmp_path_factory.mktemp("user-venv")
     make_user_venv(folder, wheelhouse)

@@ -17,7 +17,7 @@ from types import ModuleType
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "langgraph-bigtool"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "langgraph-bigtool"
 
 
 def bigtool_python(which: str) -> Path:

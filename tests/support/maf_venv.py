@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "agent-framework"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "agent-framework"
 
 
 def maf_python() -> Path:

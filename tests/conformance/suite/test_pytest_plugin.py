@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from runner_support import FAKES, OWN_SCENARIOS
+from support.runner_support import FAKES, OWN_SCENARIOS
 
 from conformance.suite.scenario import SUITE_DIR
 
@@ -68,7 +68,7 @@ def test_k_selects_scenarios_by_id(run):
 
 
 def test_scenarios_needing_an_unclaimed_profile_are_skipped(run):
-    result = run("--pas-impl=python:runner_support:ActivationOnly", OWN, "-m", "pas", "-rs")
+    result = run("--pas-impl=python:support.runner_support:ActivationOnly", OWN, "-m", "pas", "-rs")
     result.assert_outcomes(passed=8, skipped=1, deselected=1)
     assert "needs profile text" in result.stdout.str()
 

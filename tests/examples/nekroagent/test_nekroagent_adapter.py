@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
+from support.nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
 
 ROOT = Path(__file__).resolve().parents[3]
 ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
