@@ -7,6 +7,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from support.runner_support import FAKES, OWN_SCENARIOS
 
+# Imported here, before any in-process run: pytester drops the modules a run imported when it ends,
+# and PyYAML's C parser, imported once, would keep making the first copy's event classes, which the
+# next run's fresh copy does not recognise (every file the event loader reads would hold no document).
+import conformance.documents.events  # noqa: F401 - imported for that side effect only
 from conformance.suite.scenario import SUITE_DIR
 
 pytest_plugins = ["pytester"]
