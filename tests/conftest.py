@@ -129,7 +129,14 @@ SHARED_BUILDS = frozenset({"site_build", "built_site", "wheelhouse", "user_venv"
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own -m deselection reads the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the slow tests: by path (a file, or a file and a test's name), and every user of a shared build."""
+    """Mark the slow tests: by path (a file, or a file and a test's name), and every user of a shared build.
+
+    Under pytest-xdist the slow files go first (the order is otherwise kept): the workers take files
+    in collection order, and a long file taken last would leave the other worker idle at the end.
+    """
     for item in items:
         if item.nodeid.startswith(SLOW_PATHS) or not SHARED_BUILDS.isdisjoint(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+        items.sort(key=lambda item: item.path not in slow_files)  # stable: each file's own order is kept
