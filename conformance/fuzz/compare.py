@@ -241,6 +241,13 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
                 found = Disagreement(verdict=Verdict.FAILED, index=index, event=event, expected=expected,
                                      actual=actual, mismatches=tuple(mismatches))
                 return Comparison(disagreement=found, steps=index + 1)
+        try:
+            next(answers, None)  # a failure that came only with requests written ahead is raised at the end
+        except ImplementationFailed as error:
+            _reset(adapter)
+            last = len(case.events) - 1
+            return Comparison(disagreement=_errored(last if last >= 0 else None, case.events[-1] if case.events else None,
+                                                    error), steps=len(case.events))
     finally:
         answers.close()  # stopped at a disagreement: the answers already asked for are dropped
     return Comparison(disagreement=None, steps=len(case.events))
