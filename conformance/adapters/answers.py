@@ -13,6 +13,7 @@ awaited: one request strictly in turn, a range when requests were written ahead.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,11 +26,13 @@ from reference_impl.errors import MalformedDocument
 from reference_impl.model import ImplementationInfo
 
 _SHOWN_CHARS = 1000  # of a line quoted in a report: enough for a log line, bounded for a flood
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def shown(raw: bytes) -> str:
-    """A line as readable text in quotes (escapes for what is not printable), cut with its length said."""
-    text = json.dumps(raw[: _SHOWN_CHARS * 4].decode("utf-8", errors="backslashreplace"), ensure_ascii=False)
+    """A line as readable text: as written, control characters and bytes that are no UTF-8 escaped, cut with its length said."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}",
+                        raw[: _SHOWN_CHARS * 4].decode("utf-8", errors="backslashreplace"))
     if len(text) > _SHOWN_CHARS or len(raw) > _SHOWN_CHARS * 4:
         text = f"{text[:_SHOWN_CHARS]}... ({len(raw):,} bytes in all)"
     return text
@@ -55,7 +58,7 @@ def _not_json(error: Unreadable, raw: bytes, in_flight: InFlight) -> Implementat
                                     reason=f"response to {answer_to(in_flight)} is unreadable: {error.reason}")
     logged = not raw.lstrip().startswith((b"{", b"["))
     advice = "\nstdout carries the protocol's answers only: write logs and diagnostics to stderr" if logged else ""
-    what = "a line that is not JSON came where the answer to" if logged else "the response to"
+    what = "a line that is not JSON came where the answer to" if logged else "response to"
     return ImplementationFailed(
         kind=FailureKind.UNREADABLE_LINE,
         reason=f"{what} {answer_to(in_flight)}{' was awaited' if logged else ' is not JSON'}",

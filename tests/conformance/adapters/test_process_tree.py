@@ -49,12 +49,12 @@ def adapter(pid_file: Path, *args: str, timeout: float = 5.0) -> StdioAdapter:
 
 
 @pytest.mark.skipif(not LINUX, reason="descendants outside the process group are found through Linux's /proc")
-def test_a_setsid_grandchild_is_re_parented_to_the_runner_and_killed_when_the_adapter_closes(pid_file: Path) -> None:
+def test_a_setsid_grandchild_is_re_parented_to_the_implementation_and_killed_when_the_adapter_closes(pid_file: Path) -> None:
     implementation = adapter(pid_file)
     implementation.start([], HostConfig())
     assert implementation.send(StartRun(conversation="main")) == {"plugins": []}
     [grandchild] = pids(pid_file)
-    assert parent_of(grandchild) == os.getpid(), "the runner is the orphan's subreaper"
+    assert parent_of(grandchild) == implementation.pid, "the implementation is its orphans' subreaper"
     assert os.getsid(grandchild) == grandchild != os.getsid(implementation.pid), "it left the group and the session"
     implementation.close()
     assert gone_soon(grandchild)

@@ -302,12 +302,14 @@ HOSTILE = [  # the fake, its arguments, its failure's kind and reason, a part of
     ("hostile_exit_on_hello", (), K.EXITED, "process exited with code 1 while handling 'hello'",
      "I do not speak this protocol"),
     ("hostile_crash", (), K.EXITED, "process exited with code 3 while handling 'run'", "fatal: simulated crash in run"),
-    ("hostile_garbage", ("text",), K.UNREADABLE_LINE, "response to 'hello' is not JSON", "Starting scheduler v0.1"),
+    ("hostile_garbage", ("text",), K.UNREADABLE_LINE, "a line that is not JSON came where the answer to 'hello' was "
+     "awaited", "the line: Starting scheduler v0.1 ...\n"),
     ("hostile_garbage", ("bad-utf8",), K.UNREADABLE_LINE, "response to 'hello' is not JSON", "can't decode byte 0xff"),
     ("hostile_garbage", ("array",), K.SCHEMA, "response to 'hello' is not a JSON object", "[1, 2, 3]"),
     ("hostile_garbage", ("no-ok",), K.SCHEMA, "response to 'hello' has no boolean 'ok'", '"result"'),
     ("hostile_flood_line", (), K.LINE_TOO_LONG, "output line exceeds 1048576 bytes", "while handling 'hello'"),
-    ("hostile_flood_lines", (), K.UNREADABLE_LINE, "response to 'hello' is not JSON", "tick 0"),
+    ("hostile_flood_lines", (), K.UNREADABLE_LINE, "a line that is not JSON came where the answer to 'hello' was "
+     "awaited", "write logs and diagnostics to stderr"),
     ("hostile_wrong_id", (), K.WRONG_ID, "response id 2 does not match request id 1", "while handling 'hello'"),
     ("hostile_deep_nesting", (), K.UNREADABLE_LINE, "response to 'run' is unreadable: nesting too deep",
      "nested deeper than"),
