@@ -36,9 +36,13 @@ def _finding_lines(result: FuzzResult) -> list[str]:
         if len(found.mismatches) > _SHOWN_MISMATCHES:
             lines.append(f"    ... and {len(found.mismatches) - _SHOWN_MISMATCHES} more differences")
     steps = len(finding.case.events)
-    if not finding.reproducible:
-        lines.append(f"  the case did not disagree again when replayed (a flaky implementation?); {steps} steps, unshrunk")
-    elif finding.original_steps > steps:
+    if finding.disagreed == 0:
+        lines.append(f"  the case did not disagree again in {finding.replays} replays (a flaky implementation?); "
+                     f"{steps} steps, unshrunk")
+    elif finding.flaky:
+        lines.append(f"  flaky: the case disagreed in {finding.disagreed} of {finding.replays} replays; "
+                     "the same requests do not always get the same answers")
+    if finding.disagreed and finding.original_steps > steps:
         lines.append(f"  shrunk from {finding.original_steps} to {steps} steps")
     return lines
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
-from conformance.adapters.implementation import Adapter
+from conformance.adapters.implementation import Adapter, FailureKind
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Disagreement, Reference, Verdict, compare_case
 from conformance.fuzz.generate import MAX_STEPS, generate_case
@@ -28,6 +28,8 @@ from conformance.suite.runner import effective_profiles, greet
 from reference_impl.model import ImplementationInfo, Profile
 
 ProgressCallback = Callable[..., None]  # (examples, steps, *, shrinking) -> None
+#: How often the shrunk case is replayed: a finding that does not disagree every time is reported as flaky.
+REPLAYS = 8
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,14 +56,22 @@ class FuzzOptions:
 class Finding:
     """A shrunk disagreeing case, cut after its differing step, and how it disagrees.
 
-    ``reproducible`` is False when replaying the case no longer disagreed (a flaky
-    implementation); the case is then the one first seen, unshrunk.
+    The shrunk case is replayed ``replays`` times; ``disagreed`` says in how many it disagreed the
+    same way. ``reproducible`` is False unless it did every time (a flaky implementation); when it
+    never did, the case is the one first seen, unshrunk.
     """
 
     case: Case
     disagreement: Disagreement
     original_steps: int
     reproducible: bool = True
+    replays: int = 1
+    disagreed: int = 1
+
+    @property
+    def flaky(self) -> bool:
+        """True when some replays disagreed and some did not."""
+        return 0 < self.disagreed < self.replays
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,7 +155,7 @@ class _Search:
         return Finding(case=case, disagreement=found, original_steps=self.original_steps)
 
     def finish(self) -> Finding | None:
-        """Shrink the disagreeing case greedily and replay the result once more."""
+        """Shrink the disagreeing case greedily and replay the result :data:`REPLAYS` times (twice for a hang)."""
         if self.best is None:
             return None
         original, found = self.best
@@ -155,12 +165,17 @@ class _Search:
             deadline = time.monotonic() + self.options.shrink_budget
             case = minimise(case, lambda c: found.same_kind(self.compare(c)), max_tries=60 if errored else 2000,
                             deadline=deadline)
-        final = self.compare(case)
-        if final is None or not found.same_kind(final):
-            return Finding(case=original, disagreement=found, original_steps=self.original_steps, reproducible=False)
+        replays = 2 if found.kind is FailureKind.TIMEOUT else REPLAYS  # each replay of a hang costs a timeout
+        same = [d for d in (self.compare(case) for _ in range(replays)) if found.same_kind(d)]
+        if not same:
+            return Finding(case=original, disagreement=found, original_steps=self.original_steps, reproducible=False,
+                           replays=replays, disagreed=0)
+        final = same[0]
+        assert final is not None  # same_kind is false for None
         if final.index is not None:
             case = case.truncated(final.index)
-        return Finding(case=case, disagreement=final, original_steps=self.original_steps)
+        return Finding(case=case, disagreement=final, original_steps=self.original_steps,
+                       reproducible=len(same) == replays, replays=replays, disagreed=len(same))
 
 
 def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,

@@ -32,11 +32,13 @@ def unchanged(request: dict[str, Any], answer: dict[str, Any]) -> bytes:
 
 def serve(change: Change = unchanged, *, depth: int = 1, profiles: list[str] | None = None,
           name: str | None = None, after_each_read: Callable[[], None] | None = None) -> None:
-    """Answer stdin until bye or end of input; ``profiles`` / ``name`` replace the reference's in hello.
+    """Answer stdin until bye or end of input; ``profiles`` and ``name`` (default: the fake's file name) replace
+    the reference's in hello.
 
     ``after_each_read`` is called once the answers to one read are written.
     """
     session = Session(pipeline_depth=depth)
+    name = Path(sys.argv[0]).stem if name is None else name
     fd, rest = sys.stdin.fileno(), b""
     while not session.done and (chunk := os.read(fd, 65536)):
         *lines, rest = (rest + chunk).split(b"\n")
