@@ -2,7 +2,7 @@
 
 Two runs writing the same path at once leave one of their two reports, never a mix of both; a
 run killed while writing leaves the file as it was (what it had written stays in the temporary
-file, ``.<name>.<pid>.partial`` beside it). A path that exists and is not a regular file (a FIFO,
+file, ``.<name>.<pid>.<random>.partial`` beside it). A path that exists and is not a regular file (a FIFO,
 ``/dev/stdout``, a terminal) is written directly: renaming over it would replace it. Text that
 UTF-8 cannot hold (a lone surrogate an implementation sent) is written as a backslash escape.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import tempfile
 from pathlib import Path
 from typing import IO
 
@@ -48,13 +49,14 @@ class AtomicText:
     def open(self) -> IO[str]:
         """The stream to write the report to (UTF-8); raises OSError."""
         if not _direct(self.path):
-            partial = self.path.with_name(f".{self.path.name}.{os.getpid()}.partial")
             with contextlib.suppress(OSError):  # a folder we cannot create in: write in place below
-                self._stream = open(partial, "w", encoding="utf-8", errors="backslashreplace")
-                self.temporary = partial
+                fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.{os.getpid()}.",
+                                            suffix=".partial")
+                self.temporary = Path(name)
+                self._stream = open(fd, "w", encoding="utf-8", errors="backslashreplace")
             if self.temporary is not None:
                 with contextlib.suppress(OSError):
-                    os.chmod(partial, _mode(self.path))
+                    os.chmod(self.temporary, _mode(self.path))
         if self._stream is None:
             self._stream = open(self.path, "w", encoding="utf-8", errors="backslashreplace")
         return self._stream

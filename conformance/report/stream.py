@@ -6,7 +6,7 @@ report. The other formats need the whole run, so they are rendered once at the e
 runner returns even when stopped, so they are written on every path that returns. A report
 file is put in place whole when the run ends (:mod:`conformance.report.atomic`): two runs
 writing one path leave one valid report, and a run killed outright leaves its finished results
-in ``.<name>.<pid>.partial`` beside it. Text the output cannot encode (a lone surrogate an
+in ``.<name>.<pid>.<random>.partial`` beside it. Text the output cannot encode (a lone surrogate an
 implementation sent) is written as a backslash escape, never a traceback.
 """
 
