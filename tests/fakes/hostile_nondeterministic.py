@@ -1,14 +1,16 @@
 """Hostile stdio implementation: answers like the reference, but now and then shows a plugin in the wrong state.
 
-Each 'run' answer, with probability 0.3 (its own random numbers, unseeded), has its first
-plugin's state swapped between active and sleeping. ``pas fuzz`` must report a finding that
+Each 'run' answer, with probability 0.3 (its own random numbers, seeded from ``PAS_FAKE_SEED``
+when set, else unseeded), has its first plugin's state swapped between active and sleeping. ``pas fuzz`` must report a finding that
 does not disagree on every replay as flaky, with how many replays disagreed.
 """
+import os
 import random
 
 from reference_loop import encode, serve
 
 SWAP = {"active": "sleeping", "sleeping": "active"}
+random.seed(os.environ.get("PAS_FAKE_SEED"))
 
 
 def change(request, answer):
