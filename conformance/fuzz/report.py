@@ -59,6 +59,8 @@ def render(result: FuzzResult, *, impl: str, written: Path | None = None, proble
         error = result.hello_error
         detail = f"\n    {error.detail}" if error.detail else ""
         return f"pas fuzz: {impl} errored before any case ({error.kind}): {error.reason}{detail}\n"
+    if result.nothing_to_test is not None:
+        return f"pas fuzz: nothing to test: {name}: {result.nothing_to_test}\n"
     if result.finding is None:
         stopped = "interrupted after" if result.interrupted else "no disagreement in"
         compared = "structured view and text" if result.text else "structured view"

@@ -78,7 +78,8 @@ class Finding:
 class FuzzResult:
     """A whole fuzz run: who was tested, what was searched, and the finding if any.
 
-    ``hello_error`` is set when the implementation failed before any case could run.
+    ``hello_error`` is set when the implementation failed before any case could run;
+    ``nothing_to_test`` says why no case ran when it claims neither activation nor text.
     """
 
     info: ImplementationInfo | None
@@ -89,6 +90,7 @@ class FuzzResult:
     duration: float = 0.0
     finding: Finding | None = None
     hello_error: ErrorDetail | None = None
+    nothing_to_test: str | None = None
     interrupted: bool = False
 
     @property
@@ -191,7 +193,13 @@ def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,
     if hello_error is not None:
         return FuzzResult(info=None, seed=seed, text=False, hello_error=hello_error,
                           duration=time.monotonic() - started)
-    text = Profile.TEXT in effective_profiles(info, options.profiles)
+    in_play = effective_profiles(info, options.profiles)
+    if Profile.ACTIVATION not in in_play:  # the cases are activation events: a host or vendor profile has none
+        claimed = ", ".join(info.profiles) if info is not None and info.profiles else "no profile"
+        return FuzzResult(info=info, seed=seed, text=False, duration=time.monotonic() - started,
+                          nothing_to_test=f"it claims {claimed}; pas fuzz compares the activation profile "
+                                          "(and text): nothing to fuzz")
+    text = Profile.TEXT in in_play
     search = _Search(adapter, options, text=text, seed=seed, on_progress=on_progress)
     search.run()
     try:

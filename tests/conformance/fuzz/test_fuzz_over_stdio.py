@@ -104,3 +104,12 @@ def test_a_lone_surrogate_in_a_text_is_a_finding_written_to_a_file_without_a_tra
     assert "Traceback" not in captured.err and "lone surrogate" in captured.out
     [written] = tmp_path.glob("fuzz-*.yaml")
     assert str(written) in captured.out
+
+
+@pytest.mark.parametrize("name", ["hostile_vendor_profiles", "hostile_no_profile"])
+def test_an_implementation_claiming_no_activation_profile_has_nothing_to_fuzz(name, tmp_path, capsys):
+    from conformance.cli import main
+
+    assert main(["fuzz", "--impl", f"cmd:{sys.executable} {FAKES / f'{name}.py'}", "--max-examples", "5",
+                 "--out", str(tmp_path)]) == 2
+    assert "nothing to test" in capsys.readouterr().out and list(tmp_path.iterdir()) == []
