@@ -16,10 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere
-
-from conformance.adapters.protocol.wire import encode  # noqa: E402
-from conformance.adapters.serve import Session  # noqa: E402
+from conformance.adapters.protocol.wire import encode
+from conformance.adapters.serve import Session
 
 Change = Callable[[dict[str, Any], dict[str, Any]], bytes]
 

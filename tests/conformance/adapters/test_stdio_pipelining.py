@@ -14,7 +14,7 @@ import pytest
 
 from conformance.adapters import serve as serve_module
 from conformance.adapters import stdio
-from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, Sent, stream
+from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, stream
 from conformance.adapters.inprocess import reference_adapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli.commands import serve_reference
