@@ -23,12 +23,15 @@ def daemon() -> None:
         os.waitpid(middle, 0)
         return
     os.setsid()
+    started, exec_done = os.pipe()  # not inherited across exec: it reads end of file once the sleeper runs
     grandchild = os.fork()
     if grandchild == 0:
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         os.execve(sys.executable, SLEEPER, {})
+    os.close(exec_done)
+    os.read(started, 1)
     with open(PID_FILE, "a", encoding="utf-8") as pids:
         pids.write(f"{grandchild}\n")
     os._exit(0)

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from stdio_support import gone_soon
 
-from conformance.adapters import stdio
 from conformance.adapters.implementation import FailureKind as K
 from conformance.adapters.implementation import ImplementationFailed
 from conformance.adapters.protocol.wire import MessageInvalid
@@ -87,21 +86,6 @@ def reference(importable_checkout: None) -> Iterator[StdioAdapter]:
     adapter.hello()
     yield adapter
     adapter.close()
-
-
-@pytest.fixture(autouse=True)
-def nothing_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Every process a test spawns is gone when it ends."""
-    spawned: list[int] = []
-
-    class Recorded(stdio._Process):
-        def __init__(self, *args: object) -> None:
-            super().__init__(*args)
-            spawned.append(self.popen.pid)
-
-    monkeypatch.setattr(stdio, "_Process", Recorded)
-    yield spawned
-    assert [pid for pid in spawned if not gone_soon(pid)] == []
 
 
 def fake(name: str, *args: str, timeout: float = BOUND) -> StdioAdapter:

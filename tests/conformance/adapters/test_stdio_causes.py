@@ -11,14 +11,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stdio_support import gone_soon
 
 from conformance.adapters import child as child_module
-from conformance.adapters import stdio
 from conformance.adapters.implementation import FailureKind as K
 from conformance.adapters.implementation import ImplementationFailed, InFlight
 from conformance.adapters.stdio import StdioAdapter
@@ -31,21 +28,6 @@ FAKES = ROOT / "tests" / "fakes"
 BOUND = 5.0  # seconds: the step timeout, longer than any of these fakes needs to fail
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("error::ResourceWarning")]
-
-
-@pytest.fixture(autouse=True)
-def nothing_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every process a test spawns is gone when it ends."""
-    spawned: list[int] = []
-
-    class Recorded(stdio._Process):
-        def __init__(self, *args: object) -> None:
-            super().__init__(*args)
-            spawned.append(self.popen.pid)
-
-    monkeypatch.setattr(stdio, "_Process", Recorded)
-    yield
-    assert [pid for pid in spawned if not gone_soon(pid)] == []
 
 
 def fake(name: str, *args: str, timeout: float = BOUND) -> StdioAdapter:
