@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import os
 import secrets
+import select
 import selectors
 import subprocess
 import time
@@ -147,6 +148,14 @@ class Child:
             self._selector.unregister(self._in)
         if self._close_after and not self._stdin.closed:
             self._stdin.close()
+
+    def stdin_gone(self) -> bool:
+        """Whether the process closed its end of stdin (it reads no more), though every write so far went in."""
+        if self._stdin.closed or not hasattr(select, "poll"):
+            return self.stdin_refused
+        poll = select.poll()
+        poll.register(self._in, 0)  # no event asked for: an error (no reader left) is reported anyway
+        return self.stdin_refused or any(event & select.POLLERR for _, event in poll.poll(0))
 
     def stderr_tail(self) -> str:
         """The last few KB the process wrote to stderr (what was read so far)."""

@@ -340,6 +340,11 @@ class StdioAdapter:
         try:
             raw = process.read_line(deadline, needs=needs)
         except TimeoutError:
+            if process.stdin_gone():  # it read the request, or threw it away unread: either way it stopped reading
+                raise ImplementationFailed(
+                    kind=FailureKind.STDIN_CLOSED, detail="it stopped reading requests; read stdin until it ends (or bye)",
+                    reason=f"process closed its stdin and gave no response to {answer_to(in_flight)} within "
+                           f"{self.timeout:g} s") from None
             raise ImplementationFailed(kind=FailureKind.TIMEOUT,
                                        reason=f"no response to {answer_to(in_flight)} within {self.timeout:g} s") from None
         if raw is EOF:
