@@ -142,7 +142,8 @@ def _integer_written_as(key: str, value: Any) -> ImplementationFailed | None:
     if isinstance(value, float) and value.is_integer():
         why = f"{value!r} is written with a fraction; the protocol's integers have none: write {int(value)}"
     elif isinstance(value, str):
-        why = f"{json.dumps(value, ensure_ascii=False)} is a string; write the integer {PROTOCOL_VERSION if key == 'protocol_version' else 'itself'}"
+        number = PROTOCOL_VERSION if key == "protocol_version" else value if value.isdigit() else "N"
+        why = f"{json.dumps(value, ensure_ascii=False)} is a string; write the integer {number}"
     else:
         return None
     kind = FailureKind.PROTOCOL_VERSION if key == "protocol_version" else FailureKind.SCHEMA

@@ -198,7 +198,8 @@ def _blocks(results: Iterable[ScenarioResult], color: bool) -> list[str]:
     return blocks
 
 
-def _skipped_lines(results: Iterable[ScenarioResult], color: bool) -> list[str]:
+def _skipped_lines(results: Iterable[ScenarioResult], color: bool, *, total: int) -> list[str]:
+    """One line per reason; the scenarios a stopped run did not run are listed, unless that is all of them."""
     by_reason: dict[str, list[str]] = {}
     for result in results:
         by_reason.setdefault(result.reason, []).append(result.id)
@@ -206,7 +207,7 @@ def _skipped_lines(results: Iterable[ScenarioResult], color: bool) -> list[str]:
     lines = []
     for reason, ids in by_reason.items():
         lines.append(f"{label} {len(ids)} scenario(s): {reason}")
-        if reason.startswith("not run"):
+        if reason.startswith("not run") and len(ids) < total:
             lines.append(f"    not run: {', '.join(ids)}")
     return lines
 
@@ -239,7 +240,7 @@ def render(run: RunResult, *, color: bool = False) -> str:
     lines = [f"pas run: {who}; profiles {', '.join(run.profiles)}", ""]
     shown = [r for r in run.results if r.outcome not in (Outcome.PASSED, Outcome.SKIPPED)]
     lines += _blocks(shown, color)
-    lines += _skipped_lines((r for r in run.results if r.outcome is Outcome.SKIPPED), color)
+    lines += _skipped_lines((r for r in run.results if r.outcome is Outcome.SKIPPED), color, total=len(run.results))
     if len(lines) > 2:
         lines.append("")
     lines += requirement_lines(run)

@@ -49,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", dest="keyword", metavar="PATTERN",
                         help="only scenarios whose id or title contains PATTERN (not, and, or, parentheses work)")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text",
-                        help="report format (default: text; json is written as each scenario finishes)")
+                        help="report format (default: text; json is written as each scenario finishes, to a file "
+                             "into .FILE.PID.*.partial beside it, renamed to FILE at the end)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--expected-failures", metavar="FILE", help="YAML mapping of scenario id to the reason it fails")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
