@@ -48,6 +48,7 @@ class Child:
             start_new_session=True, env={**os.environ, reaper.TOKEN: self.token}, preexec_fn=reaper.child_setup(),
         )
         self._noted: dict[int, int] = {}  # its descendants seen so far (pid -> start time), killed with it
+        self._noted_at = -float("inf")
         _LIVE.add(self)
         self.next_id = 1
         self._max_line_bytes = max_line_bytes
@@ -188,10 +189,13 @@ class Child:
             time.sleep(0.01)
         return status.si_status if status.si_code == os.CLD_EXITED else -status.si_status
 
-    def note_descendants(self) -> None:
-        """Note the processes it started so far, so that kill() finds them even after it exited and they were re-parented."""
-        if self.popen.returncode is None:
+    def note_descendants(self, *, every: float = 0.0) -> None:
+        """Note the processes it started so far, so that kill() finds them even after it exited and they were
+        re-parented; with ``every``, not again within that many seconds of the last time."""
+        now = time.monotonic()
+        if self.popen.returncode is None and now - self._noted_at >= every:
             self._noted.update(reaper.snapshot(self.popen.pid))
+            self._noted_at = now
 
     def kill(self) -> str:
         """Kill the process, its group and every descendant, reap it and close the pipes (idempotent).

@@ -46,6 +46,7 @@ from reference_impl.spec_files import spec_version
 MAX_AHEAD = 32
 _EXIT_GRACE = 1.0  # seconds a process may take to exit after bye, or to report its exit status
 _NOTED_AFTER = frozenset({"hello", "start", "host-load"})  # answers after which the processes it started are noted
+_NOTE_EVERY = 0.25  # seconds
 _Process = Child  # the process class, replaceable by tests that record every process started
 
 
@@ -331,8 +332,8 @@ class StdioAdapter:
                 detail = f"{detail}\nstderr (last {len(tail.encode())} bytes):\n{tail}".lstrip("\n")
             raise failure.amended(detail=detail, in_flight=in_flight) from None
         self._unanswered.popleft()
-        if sent.cmd in _NOTED_AFTER:
-            process.note_descendants()
+        if sent.cmd in _NOTED_AFTER:  # after hello at once; then a few times a second at most (a /proc walk each)
+            process.note_descendants(every=0.0 if sent.cmd == "hello" else _NOTE_EVERY)
         return answer
 
     def _read(self, process: Child, in_flight: InFlight, needs: int, deadline: float) -> bytes:
