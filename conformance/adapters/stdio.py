@@ -45,6 +45,7 @@ from reference_impl.spec_files import spec_version
 #: ``pipeline_depth``, whatever depth it announces (answers of a stream stopped early are read and dropped).
 MAX_AHEAD = 32
 _EXIT_GRACE = 1.0  # seconds a process may take to exit after bye, or to report its exit status
+_DYING_GRACE = 0.1  # seconds a process whose stdin refused a write may take to show it exited (a dying one does)
 _NOTED_AFTER = frozenset({"hello", "start", "host-load"})  # answers after which the processes it started are noted
 _NOTE_EVERY = 0.25  # seconds
 _Process = Child  # the process class, replaceable by tests that record every process started
@@ -348,6 +349,8 @@ class StdioAdapter:
                            f"{self.timeout:g} s") from None
             raise ImplementationFailed(kind=FailureKind.TIMEOUT,
                                        reason=f"no response to {answer_to(in_flight)} within {self.timeout:g} s") from None
+        if raw is STDIN_CLOSED and (code := process.exit_status(_DYING_GRACE)) is not None:
+            raise ImplementationFailed(kind=FailureKind.EXITED, reason=f"process exited with code {code} {awaiting(in_flight)}")
         if raw is EOF:
             code = process.exit_status(_EXIT_GRACE)
             what = "closed its stdout" if code is None else f"exited with code {code}"
