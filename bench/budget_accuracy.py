@@ -22,8 +22,8 @@ none; its text is the chat's stored data anyway) is left out of NekroAgent's pro
 not applied, so that plugin counts every mounted method on both sides. The script names them. Both texts are counted with one tokenizer (cl100k_base when installed,
 else the estimate, said in the output). The difference is split into what explains it: the
 methods NekroAgent's filters hide in this chat (``pas budget`` counts every mounted method:
-the manifest cannot know the chat), the runtime context (``pas budget`` leaves it out: its
-text is only known at run time), PAS's XML escaping (TXT-BLOCK-2), and the rest.
+the manifest cannot know the chat), the runtime context built at run time (``pas budget``
+leaves it out; an injection that returns a string literal is counted on both sides), PAS's XML escaping (TXT-BLOCK-2), and the rest.
 
 NekroAgent is found as bench/nekro_runstart.py finds it (``$PAS_NEKRO_PYTHON``, else
 ``${PAS_NEKRO_VENV:-~/.cache/pas/nekroagent-venv}/bin/python``); without it the script says so and exits 0.
@@ -222,6 +222,8 @@ def report(nekro: dict, pas: dict, count, label: str, venv: str) -> list[str]:
     hidden = sum(count(p["hidden_text"]) for p in filtered.values())
     blocks = re.sub(r"\n*<plugin_runtime_context [^>]*>.*?</plugin_runtime_context>", "", pas["all_awake_text"], flags=re.S)
     escaping = count(blocks) - count(_unescape(blocks))
+    static = pas["all_awake"] - count(blocks)  # injections whose text is a literal: pas budget counts them too
+    dynamic = runtime["all_awake"] - static
     excluded = {f"{m} {k.split('_')[0]}": p[k] for m, p in probes.items()
                 for k in ("injection_excluded", "filter_excluded") if k in p}
     lines = [f"NekroAgent {venv}: {len(probes)} built-in plugins, every one enabled, in a default chat ({CHAT}: a group "
@@ -240,10 +242,11 @@ def report(nekro: dict, pas: dict, count, label: str, venv: str) -> list[str]:
               f"pas budget's (its ceiling run): {1 - pas['scheduled'] / pas['all_awake']:.1%}",
               "where the all-awake difference comes from:",
               f"  methods NekroAgent's filters hide in this chat (pas budget counts them): {hidden:+d} tokens",
-              f"  runtime context NekroAgent sends (pas budget leaves it out):              {-runtime['all_awake']:+d} tokens",
+              f"  runtime context NekroAgent sends and builds at run time (pas budget leaves it out): {-dynamic:+d} tokens "
+              f"(of its {runtime['all_awake']}, the {static} of static text are counted on both sides)",
               f"  XML escaping of < > & \" in PAS's text (TXT-BLOCK-2):                    {escaping:+d} tokens",
               f"  the rest (block and method-list framing):                                "
-              f"{pas['all_awake'] - size['all_awake'] - hidden + runtime['all_awake'] - escaping:+d} tokens"]
+              f"{pas['all_awake'] - size['all_awake'] - hidden + dynamic - escaping:+d} tokens"]
     return lines
 
 

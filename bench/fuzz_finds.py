@@ -84,7 +84,7 @@ def targets() -> list[Target]:
     for path in sorted(FAKES.glob("*.py")):
         name, text = path.stem, path.read_text(encoding="utf-8")
         reported = frozenset(REPORTED.get(name, ()))
-        if name.startswith("host_"):
+        if name.startswith(("host_", "single_host_")):
             found.append(Target(name, None, "not fuzzed: host profile"))
         elif name == "broken_hangs":
             found.append(Target(name, None, "not fuzzed: hangs in-process, no stdio server"))

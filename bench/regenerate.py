@@ -55,6 +55,8 @@ QUICK: dict[str, Recipe] = {
     "attribution": Recipe(args=(), markdown=True),
     "fuzz_finds": Recipe(args=("--quick",), markdown=True),
     "nekro_runstart": Recipe(args=("--rounds", "2", "--runs", "5")),
+    # measures the servers installed in its cache folder (python bench/mcp_budget.py installs them)
+    "mcp_budget": Recipe(args=("--no-install",), markdown=True, timeout=300.0),
 }
 #: Scripts that cannot run in minutes, and why (their sections are not regenerated).
 SLOW: dict[str, str] = {

@@ -19,7 +19,8 @@ Python's bytecode cache is on, as it is after a pip install, even where the envi
 PYTHONDONTWRITEBYTECODE (``--no-bytecode-cache`` keeps the variable: then every process compiles
 the project's sources again, ~0.25 s of CPU per process here, which the stdio server pays on top).
 For each command the script prints its minimum and median wall time, then the stdio /
-in-process ratio, pair by pair (min and median) against the goal (at most 1.5x). Both are whole
+in-process ratio, pair by pair (min and median) against its goal (at most 1.25x for the reference,
+1.5x for the others). Both are whole
 processes, start-up included. This is a script, not a test: timing never appears in the
 test suite.
 
@@ -42,7 +43,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GOAL = 1.5  # stdio / in-process, wall time of the whole suite
+GOAL = 1.5  # stdio / in-process, wall time of the whole suite (issue 18)
+GOALS = {"reference": 1.25}  # issue 28, after the codec moved to msgspec; the other pairs keep GOAL
 RUN = [sys.executable, "-m", "conformance", "run"]
 JS_PROFILES = ["--profile", "activation", "--profile", "text"]
 SERVE = f"cmd:{sys.executable} -m conformance serve-reference"
@@ -86,8 +88,9 @@ def measure(name: str, in_process: list[str], over_stdio: list[str], runs: int) 
     print(f"{name}: whole suite, {runs} runs each, alternating (start-up included)")
     print(_row("in-process", a_times))
     print(_row("stdio", b_times))
-    verdict = "met" if median <= GOAL else "missed"
-    print(f"  {'stdio / in-process':20} min {min(ratios):5.2f}x   median {median:5.2f}x   (goal <= {GOAL}x: {verdict})")
+    goal = GOALS.get(name, GOAL)
+    verdict = "met" if median <= goal else "missed"
+    print(f"  {'stdio / in-process':20} min {min(ratios):5.2f}x   median {median:5.2f}x   (goal <= {goal}x: {verdict})")
     return median
 
 

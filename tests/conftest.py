@@ -53,12 +53,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 _REQUIRED = {
     # env var: words of the skip reasons it turns into failures (CI installs these, so a skip there hides a gap)
     "PAS_REQUIRE_NEKRO": ("nekroagent", "nekro-agent"),
+    "PAS_REQUIRE_MAF": ("install-agent-framework",),
+    "PAS_REQUIRE_BIGTOOL": ("install-bigtool",),
+    "PAS_REQUIRE_NODE_HOSTS": ("install-mastra.sh", "install-ai-sdk.sh"),
 }
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
-    """With PAS_REQUIRE_NEKRO=1 (as in .ci/run), a test skipped because NekroAgent is missing fails instead."""
+    """With PAS_REQUIRE_NEKRO, _MAF, _BIGTOOL or _NODE_HOSTS=1 (as in .ci/run), a skip for a missing install fails instead."""
     outcome = yield
     report = outcome.get_result()
     if not report.skipped:

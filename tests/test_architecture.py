@@ -18,7 +18,8 @@ PAGE = ROOT / "docs" / "architecture.md"
 # config-schema loaders); everything else it imports is the standard library or itself.
 REFERENCE_THIRD_PARTY = {"yaml", "jsonschema", "referencing"}
 # The scheduler core: what an implementer copies; the standard library and itself only.
-CORE = ("frozen", "model", "events", "eligibility", "scheduler", "catalogue", "render", "errors", "problems")
+CORE = ("frozen", "model", "events", "eligibility", "scheduler", "catalogue", "render", "errors", "problems",
+        "disclosure_options", "disclosure_commands", "disclosure_answers", "disclosure")
 # The edges of the reference that build on the core: the fast path, the Engine, the host profile.
 EDGES = ("fast", "engine", "host", "host_commands", "host_config", "lifecycle")
 

@@ -16,6 +16,8 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from reference_impl.disclosure_answers import DisclosureObservation
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.errors import PasError
 from reference_impl.events import Event, Observation
 from reference_impl.host_commands import HostCommand
@@ -31,10 +33,15 @@ class Scheduler(Protocol):
     """The in-process interface of an activation scheduler under test.
 
     ``start`` installs plugins under a host config and forgets all earlier state;
-    ``apply`` applies one event (``reference_impl.Event``) and returns the observation
-    (``reference_impl.Observation``). An implementation claiming the ``host`` profile also
-    receives host commands (``reference_impl.HostCommand``) through ``apply``, answering each
-    with a ``HostObservation``. ``reference_impl.Engine`` is the reference example.
+    ``apply`` applies one event and returns the observation (see reference_impl.events).
+    An implementation claiming the ``host`` profile also receives host commands
+    (reference_impl.host_commands) through ``apply``, answering each with a HostObservation;
+    one claiming the ``disclosure`` profile receives disclosure events
+    (reference_impl.disclosure_commands; ``DisclosureStart`` begins a scenario, no ``start``),
+    answering each with a disclosure observation (reference_impl.disclosure_answers) or its
+    JSON, and declares its options in ``info.disclosure``. An implementation that claims only
+    the host or the disclosure profile needs no ``start``.
+    ``reference_impl.Engine`` is the reference example.
     """
 
     @property
@@ -46,8 +53,8 @@ class Scheduler(Protocol):
         """Install ``manifests`` under ``host`` with empty state."""
         ...
 
-    def apply(self, event: Event | HostCommand) -> Observation | HostObservation:
-        """Apply one event (or host command); return what was observed."""
+    def apply(self, event: Event | HostCommand | DisclosureEvent) -> Observation | HostObservation | DisclosureObservation:
+        """Apply one event (or host command, or disclosure event); return what was observed."""
         ...
 
 
@@ -183,10 +190,11 @@ class Adapter(Protocol):
         """Begin an activation scenario (host scenarios begin with a Load instead); raises ImplementationFailed."""
         ...
 
-    def send(self, event: Event | HostCommand) -> dict[str, Any]:
-        """Apply one event (or host command) and return the observation's JSON; raises ImplementationFailed.
+    def send(self, event: Event | HostCommand | DisclosureEvent) -> dict[str, Any]:
+        """Apply one event (or host command, or disclosure event) and return the observation's JSON; raises ImplementationFailed.
 
-        A host command needs no ``start`` first: host scenarios begin with a ``Load``.
+        A host command or a disclosure event needs no ``start`` first: host scenarios begin with
+        a ``Load``, disclosure scenarios with a ``DisclosureStart``.
         """
         ...
 
@@ -199,17 +207,18 @@ class Adapter(Protocol):
         ...
 
 
-def stream(adapter: Adapter, events: Iterable[Event | HostCommand], *,
-           start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
+def stream(adapter: Adapter, events: Iterable[Event | HostCommand | DisclosureEvent], *,
+           start: tuple[Sequence[Manifest], HostConfig] | None = None,
+           split_writes: bool = False) -> Generator[dict[str, Any] | None]:
     """``adapter.start(*start)`` (yielding None), then ``adapter.send(event)`` for each event, yielding its JSON.
 
     An adapter with a ``stream`` method of its own (the stdio adapter: it writes requests ahead
-    to an implementation that takes them) is used through it; either way the caller may stop
-    early. Raises what start and send raise.
+    to an implementation that takes them, and writes each in pieces with ``split_writes``) is used
+    through it; either way the caller may stop early. Raises what start and send raise.
     """
     own = getattr(adapter, "stream", None)
     if own is not None:
-        yield from own(events, start=start)
+        yield from own(events, start=start, split_writes=split_writes) if split_writes else own(events, start=start)
         return
     if start is not None:
         adapter.start(*start)

@@ -10,6 +10,7 @@ hangs hangs the run (run it over stdio, ``--impl 'cmd:python -m ...'``, to get t
 
 from __future__ import annotations
 
+import functools
 import json
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -18,12 +19,16 @@ from typing import Any
 from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, Scheduler
 from conformance.adapters.interface import UnusableImplementation, check_object, made_by
 from conformance.documents.excerpt import excerpt_repr, excerpt_str
+from reference_impl.disclosure_answers import Done, StepObservation, ToolsObservation
+from reference_impl.disclosure_commands import DisclosureEvent
+from reference_impl.disclosure_options import Options
 from reference_impl.events import AdminObservation, CallObservation, Event, RunObservation
 from reference_impl.host_commands import HostCommand
 from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 
-_OBSERVATIONS = (RunObservation, CallObservation, AdminObservation, HostObservation)
+_OBSERVATIONS = (RunObservation, CallObservation, AdminObservation, HostObservation, ToolsObservation, StepObservation,
+                 Done)
 _MAX_REPR = 200
 
 
@@ -58,7 +63,8 @@ def observation_json(value: Any) -> dict[str, Any]:
                                        detail=f"{type(error).__name__}: {_short(error, excerpt_str)}") from None
     raise ImplementationFailed(kind=FailureKind.BAD_ANSWER, reason="apply() returned no observation",
                                detail=f"got {type(value).__name__} {_short(value)}; expected a RunObservation, "
-                                      "CallObservation, AdminObservation, HostObservation or a JSON object")
+                                      "CallObservation, AdminObservation, HostObservation, a disclosure observation "
+                                      "or a JSON object")
 
 
 def _info(value: Any) -> ImplementationInfo:
@@ -135,8 +141,8 @@ class InProcessAdapter:
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the implementation's crash is a result
             raise _crash("start()", error, "start") from None
 
-    def send(self, event: Event | HostCommand) -> dict[str, Any]:
-        """Apply ``event`` (or a host command) and return the observation's JSON; raises ImplementationFailed."""
+    def send(self, event: Event | HostCommand | DisclosureEvent) -> dict[str, Any]:
+        """Apply ``event`` (or a host command, or a disclosure event) and return the observation's JSON; raises ImplementationFailed."""
         scheduler = self._get(event.cmd)
         try:
             observation = scheduler.apply(event)
@@ -156,8 +162,10 @@ class InProcessAdapter:
         self._scheduler = None
 
 
-def reference_adapter() -> InProcessAdapter:
-    """The reference implementation, in-process (``--impl reference``)."""
+def reference_adapter(disclosure: Options | None = None) -> InProcessAdapter:
+    """The reference implementation, in-process (``--impl reference``), under ``disclosure`` (the defaults when None)."""
     from reference_impl.engine import Engine
 
-    return InProcessAdapter(Engine, name="reference_impl.engine.Engine")
+    if disclosure is None:
+        return InProcessAdapter(Engine, name="reference_impl.engine.Engine")
+    return InProcessAdapter(functools.partial(Engine, disclosure=disclosure), name="reference_impl.engine.Engine")

@@ -28,7 +28,7 @@ SIGNATURES = {
     "apply": "def apply(self, event) -> an Observation (a HostObservation for a host command)",
 }
 _ARGUMENTS = {"start": 2, "apply": 1}  # positional arguments after self
-_NEED_START = ("activation", "text")  # profiles whose scenarios begin with start()
+_NEED_START = ("activation", "text")  # profiles whose scenarios begin with start() (host: host-load; disclosure: disclosure-start)
 
 
 class UnusableImplementation(PasError, TypeError):

@@ -2,7 +2,9 @@
 
 Accepted forms:
 
-- ``reference`` — the reference implementation, in-process;
+- ``reference`` — the reference implementation, in-process; ``reference?OPTIONS`` declares the
+  disclosure options ``OPTIONS`` (``reference?state_scope=instance,order=catalogue``: the form
+  ``pas serve-reference --disclosure`` takes), so that every combination can be run;
 - ``python:package.module:factory`` — ``factory()`` returns a Scheduler (``:factory`` may be
   left out and defaults to ``create``; a dotted ``Class.method`` path works too). The
   current directory is importable, as with ``python -m``;
@@ -20,10 +22,11 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT, Adapter
-from reference_impl.errors import PasError
+from reference_impl.disclosure_options import OPTION_NAMES, Options
+from reference_impl.errors import MalformedDocument, PasError
 from reference_impl.problems import Problem
 
-FORMS = "'reference', 'python:package.module:factory' or 'cmd:COMMAND ARGS'"
+FORMS = "'reference', 'reference?OPTIONS', 'python:package.module:factory' or 'cmd:COMMAND ARGS'"
 
 
 class BadImplementation(PasError, ValueError):
@@ -62,6 +65,15 @@ def _factory(spec: str, target: str) -> Callable[[], Any]:
     if not callable(value):
         raise BadImplementation(spec=spec, reason=f"{module_name}:{attribute} is not callable")
     return value
+
+
+def _options(spec: str, text: str) -> Options:
+    """The disclosure options of ``reference?OPTIONS``; raises BadImplementation naming the bad one."""
+    try:
+        return Options.from_text(text)
+    except MalformedDocument as error:
+        raise BadImplementation(spec=spec, reason=f"disclosure option {error}; write "
+                                f"reference?state_scope=instance,order=catalogue (options: {', '.join(OPTION_NAMES)})") from None
 
 
 def _python(spec: str, target: str) -> Adapter:
@@ -111,6 +123,8 @@ def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messa
     kind, colon, target = spec.partition(":")
     if spec == "reference":
         return reference_adapter()
+    if spec.startswith("reference?"):
+        return reference_adapter(_options(spec, spec.removeprefix("reference?")))
     if colon and kind == "python":
         return _python(spec, target.strip())
     if colon and kind == "cmd":

@@ -5,6 +5,9 @@ one JSON object per line from stdin, answer each with exactly one JSON line on s
 (flushed), log only to stderr, and answer ``ok: false`` instead of dying on bad input.
 
     python -m conformance serve-reference     # or: python -m conformance.adapters.serve
+
+``pas serve-reference --disclosure 'state_scope=instance'`` declares (and runs under) other
+disclosure options than the defaults.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from conformance.adapters import protocol
+from conformance.adapters.protocol.disclosure_messages import DisclosureRequest
 from conformance.adapters.protocol.host_messages import HostRequest
 from conformance.adapters.protocol.messages import (
     ByeRequest,
@@ -25,6 +29,9 @@ from conformance.adapters.protocol.messages import (
     StartResponse,
 )
 from conformance.adapters.protocol.wire import PROTOCOL_VERSION, CheckedBodies, check_message, decode, encode
+from reference_impl.disclosure import NotApplicable
+from reference_impl.disclosure_answers import DisclosureObservation, Done, StepObservation, ToolsObservation
+from reference_impl.disclosure_options import Options
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import Observation
@@ -43,13 +50,14 @@ class Session:
     ``pipeline_depth`` is announced in the hello answer (see :data:`PIPELINE_DEPTH`).
     """
 
-    def __init__(self, *, text: bool = True, pipeline_depth: int = PIPELINE_DEPTH) -> None:
-        self.engine = Engine(text=text)
+    def __init__(self, *, text: bool = True, pipeline_depth: int = PIPELINE_DEPTH,
+                 disclosure: Options | None = None) -> None:
+        self.engine = Engine(text=text, disclosure=disclosure)
         self.pipeline_depth = pipeline_depth
         # --no-text keeps its documented meaning: an implementation claiming only activation.
-        profiles = Engine.info.profiles if text else ("activation",)
-        self.info = ImplementationInfo(name=Engine.info.name, version=Engine.info.version,
-                                       language=Engine.info.language, profiles=profiles)
+        info = self.engine.info
+        self.info = info if text else ImplementationInfo(name=info.name, version=info.version, language=info.language,
+                                                         profiles=("activation",))
         self.greeted = False
         self.started = False
         self.done = False
@@ -86,6 +94,8 @@ class Session:
             answered = self.engine.apply(request.command)
             assert isinstance(answered, HostObservation)  # the host answers a host command
             return request.answer(answered)
+        if isinstance(request, DisclosureRequest):  # disclosure-start begins a disclosure scenario: no start
+            return request.answer(self._disclose(request))
         if isinstance(request, StartRequest):
             self.engine.start(request.plugins, request.host)
             self.started = True
@@ -95,6 +105,16 @@ class Session:
         observation = self.engine.apply(request.event)
         assert isinstance(observation, Observation)  # the scheduler answers an event
         return request.answer(observation)
+
+
+    def _disclose(self, request: DisclosureRequest) -> DisclosureObservation:
+        """The engine's observation of a disclosure event; one its options do not offer is refused."""
+        try:
+            answered = self.engine.apply(request.event)
+        except NotApplicable as error:
+            raise _Refused("not-applicable", str(error)) from None
+        assert isinstance(answered, (ToolsObservation, StepObservation, Done))  # the rules answer a disclosure event
+        return answered
 
 
 class _Refused(Exception):
@@ -157,13 +177,14 @@ def _batches(stdin: Iterable[bytes]) -> Iterator[list[bytes]]:
 
 
 def serve(stdin: BinaryIO | Iterable[bytes], stdout: BinaryIO, *, text: bool = True,
-          pipeline_depth: int = PIPELINE_DEPTH) -> int:
+          pipeline_depth: int = PIPELINE_DEPTH, disclosure: Options | None = None) -> int:
     """Answer requests from ``stdin`` on ``stdout`` until ``bye`` or end of input; returns 0.
 
     The answers to the requests that arrived together are written together, in order, and
     flushed: one at a time, strictly in turn, to a runner that waits for each answer.
+    ``disclosure``: the options to declare and run under (the defaults when None).
     """
-    session = Session(text=text, pipeline_depth=pipeline_depth)
+    session = Session(text=text, pipeline_depth=pipeline_depth, disclosure=disclosure)
     for lines in _batches(stdin):
         answers = []
         for line in lines:

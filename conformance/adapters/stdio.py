@@ -36,6 +36,7 @@ from conformance.adapters.implementation import (
 )
 from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, StartRequest
 from conformance.adapters.protocol.wire import CheckedBodies, MessageInvalid, check_message, encode
+from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureEvent
 from reference_impl.events import Event
 from reference_impl.host_commands import HostCommand, is_host_command
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
@@ -46,7 +47,7 @@ from reference_impl.spec_files import spec_version
 MAX_AHEAD = 32
 _EXIT_GRACE = 1.0  # seconds a process may take to exit after bye, or to report its exit status
 _DYING_GRACE = 0.1  # seconds a process whose stdin refused a write may take to show it exited (a dying one does)
-_NOTED_AFTER = frozenset({"hello", "start", "host-load"})  # answers after which the processes it started are noted
+_NOTED_AFTER = frozenset({"hello", "start", "host-load", "disclosure-start"})  # answers after which its new processes are noted
 _NOTE_EVERY = 0.25  # seconds
 _Process = Child  # the process class, replaceable by tests that record every process started
 
@@ -77,6 +78,7 @@ class StdioAdapter:
         self._depth = 1  # requests the implementation takes ahead (its hello's pipeline_depth, at most MAX_AHEAD)
         self._dropped = 0  # of the requests unanswered, how many (the first) have answers to read and throw away
         self._unanswered: deque[tuple[Sent, int]] = deque()  # written, not answered: each with its end in stdin
+        self._split = False  # write each request line in pieces (a transport scenario, stream(split_writes=True))
 
     @property
     def pid(self) -> int | None:
@@ -125,22 +127,24 @@ class StdioAdapter:
         self._call(StartRequest(id=self._upcoming_id(), plugins=tuple(manifests), host=host))
         self._started = True
 
-    def send(self, event: Event | HostCommand) -> dict[str, Any]:
-        """Apply one event (or host command) and return the observation's JSON; raises ImplementationFailed.
+    def send(self, event: Event | HostCommand | DisclosureEvent) -> dict[str, Any]:
+        """Apply one event (or host command, or disclosure event) and return the observation's JSON; raises ImplementationFailed.
 
-        A host command needs no ``start`` first (host scenarios begin with ``host-load``);
-        the implementation is started and greeted when needed.
+        A host command or a disclosure event needs no ``start`` first (host scenarios begin
+        with ``host-load``, disclosure scenarios with ``disclosure-start``); the implementation
+        is started and greeted when needed.
         """
         self._settle()
-        if is_host_command(event):
+        if _needs_no_start(event):
             self.hello()
         elif not self._started:
             raise _not_started()
         result: dict[str, Any] = self._call(protocol.request_for(self._upcoming_id(), event))["result"]
         return result
 
-    def stream(self, events: Iterable[Event | HostCommand], *,
-               start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
+    def stream(self, events: Iterable[Event | HostCommand | DisclosureEvent], *,
+               start: tuple[Sequence[Manifest], HostConfig] | None = None,
+               split_writes: bool = False) -> Generator[dict[str, Any] | None]:
         """``start`` (yielding None once it is answered), then each event's observation JSON, in order.
 
         The same requests and checks as start() and send() one by one; raises ImplementationFailed
@@ -151,11 +155,20 @@ class StdioAdapter:
         does not say which request written ahead caused it (an exit, a hang, a line that is no
         answer) is looked into strictly in turn, from a fresh process: the caller gets the answers
         it has not had yet and the failure of the request at fault, as strictly in turn; when
-        strictly in turn nothing fails, the failure written ahead is raised, saying so.
+        strictly in turn nothing fails, the failure written ahead is raised, saying so. With
+        ``split_writes`` each request line is written in pieces, each read before the next is
+        written (:func:`pieces_of`): a transport scenario (strictly in turn too, when looked into).
         """
         self._settle()
         self.hello()
-        events = list(events)
+        self._split = split_writes
+        try:
+            yield from self._stream(list(events), start)
+        finally:
+            self._split = False
+
+    def _stream(self, events: Sequence[Event | HostCommand | DisclosureEvent],
+                start: tuple[Sequence[Manifest], HostConfig] | None) -> Generator[dict[str, Any] | None]:
         if self._depth == 1:
             yield from self._in_turn(events, start)
             return
@@ -173,7 +186,7 @@ class StdioAdapter:
             raise failure.amended(detail=f"{failure.detail}\nstrictly in turn (one request at a time) every request was "
                                          "answered: the failure comes with requests written ahead".lstrip()) from None
 
-    def _in_turn(self, events: Sequence[Event | HostCommand],
+    def _in_turn(self, events: Sequence[Event | HostCommand | DisclosureEvent],
                  start: tuple[Sequence[Manifest], HostConfig] | None) -> Generator[dict[str, Any] | None]:
         if start is not None:
             self.start(*start)
@@ -181,7 +194,7 @@ class StdioAdapter:
         for event in events:
             yield self.send(event)
 
-    def _makers(self, events: Sequence[Event | HostCommand],
+    def _makers(self, events: Sequence[Event | HostCommand | DisclosureEvent],
                 start: tuple[Sequence[Manifest], HostConfig] | None) -> deque[Callable[[int], Any]]:
         """A maker of each request (given its id) of a stream; raises ImplementationFailed for an event with no start."""
         makers: deque[Callable[[int], Any]] = deque()
@@ -190,7 +203,7 @@ class StdioAdapter:
             self._started = False
             makers.append(lambda request_id: StartRequest(id=request_id, plugins=plugins, host=host))
         for event in events:
-            if not is_host_command(event) and start is None and not self._started:
+            if not _needs_no_start(event) and start is None and not self._started:
                 raise _not_started()
             makers.append(functools.partial(protocol.request_for, event=event))
         return makers
@@ -282,9 +295,11 @@ class StdioAdapter:
             try:
                 self._process = _Process(self.argv, self.max_line_bytes)
             except (OSError, ValueError) as error:
+                from conformance.adapters.start_failure import explain
+
                 raise ImplementationFailed(
                     kind=FailureKind.START_FAILED, reason="could not start the implementation",
-                    detail=f"{self.argv[0]}: {error}",
+                    detail=explain(self.argv, error) if isinstance(error, OSError) else f"{self.argv[0]}: {error}",
                 ) from None
         return self._process
 
@@ -308,7 +323,11 @@ class StdioAdapter:
         for request, line in zip(requests, lines):
             end += len(line)
             self._unanswered.append((Sent(cmd=request.cmd, id=request.id), end))
-        process.send(b"".join(lines))
+        if self._split:
+            process.send_in_pieces([piece for line in lines for piece in pieces_of(line)],
+                                   time.monotonic() + self.timeout)
+        else:
+            process.send(b"".join(lines))
         return process
 
     def _call(self, request: Any) -> dict[str, Any]:
@@ -365,6 +384,20 @@ class StdioAdapter:
             raise ImplementationFailed(kind=FailureKind.LINE_TOO_LONG, detail=awaiting(in_flight),
                                        reason=f"output line exceeds {self.max_line_bytes} bytes")
         return cast(bytes, raw)
+
+
+def pieces_of(line: bytes) -> list[bytes]:
+    """One request line (with its line feed) cut where a reader that handles each read as whole lines
+    goes wrong: inside its first multi-byte UTF-8 character (else halfway), and before the line feed."""
+    body = line[:-1]
+    lead = next((i for i, byte in enumerate(body) if byte >= 0xC0), None)
+    cut = lead + 1 if lead is not None else len(body) // 2
+    return [piece for piece in (body[:cut], body[cut:], line[-1:]) if piece]
+
+
+def _needs_no_start(event: Any) -> bool:
+    """Host commands and disclosure events begin their own scenarios (``host-load``, ``disclosure-start``)."""
+    return is_host_command(event) or isinstance(event, DISCLOSURE_TYPES)
 
 
 def _not_started() -> ImplementationFailed:

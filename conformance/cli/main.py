@@ -80,6 +80,34 @@ def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> st
     return f"unknown command {first!r}{did_you_mean(first, commands)} (commands: {', '.join(commands)})"
 
 
+def _subcommand_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of ``pas COMMAND`` (``parser`` itself when there is no such command)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser
+
+
+def _unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> list[str]:
+    """One line per word ``parser`` did not take, with the closest option of that command for a misspelt one.
+
+    argparse leaves words a subcommand does not know to the top-level parser, which printed the
+    top-level usage and no suggestion (``pas validate --stirct``).
+    """
+    from conformance.documents.suggest import closest
+
+    # Compared without the dashes, which every option shares (else '--foo' is "like" '--color').
+    options = {option.lstrip("-"): option for action in parser._actions for option in action.option_strings}
+    lines = []
+    for word in extra:
+        if word.startswith("-") and len(word) > 1:
+            match = closest(word.split("=", 1)[0].lstrip("-"), options)
+            lines.append(f"unknown option {word!r}" + (f"; did you mean '{options[match]}'?" if match else ""))
+        else:
+            lines.append(f"unexpected argument {word!r}")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pas`` console script; returns an :class:`~conformance.documents.exit_codes.ExitCode`."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -90,7 +118,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"pas: error: {unknown}", file=sys.stderr)
         return ExitCode.USAGE
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        command = _subcommand_parser(parser, getattr(args, "command", None))
+        command.print_usage(sys.stderr)
+        for line in _unrecognized(command, extra):
+            print(f"{command.prog}: error: {line} (see {command.prog} --help)", file=sys.stderr)
+        return ExitCode.USAGE
     if getattr(args, "handler", None) is None:
         parser.print_help()
         return ExitCode.USAGE

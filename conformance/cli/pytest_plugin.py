@@ -39,7 +39,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(repeatable)")
     group.addoption("--pas-scenario", action="append", default=[], metavar="PATH",
                     help="PAS scenario file or folder (repeatable; default: the bundled suite)")
-    group.addoption("--pas-profile", action="append", choices=("activation", "text", "host"), metavar="PROFILE",
+    group.addoption("--pas-profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
                     help="test only these PAS profiles (repeatable; default: all the implementation claims)")
     group.addoption("--pas-expected-failures", metavar="FILE", help="YAML mapping of scenario id to why it fails")
     group.addoption("--pas-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
@@ -64,6 +64,7 @@ class _Target:
         except BadImplementation as error:
             raise pytest.UsageError(str(error)) from None
         self._hello: tuple[Any, Any] | None = None
+        self.declared: Any = None  # the disclosure options it declares, with that profile under test
 
     def hello(self) -> tuple[Any, Any]:
         """``(profiles under test, None)`` or ``(None, errored result detail)``, asked once."""
@@ -71,7 +72,10 @@ class _Target:
             from conformance.suite.runner import effective_profiles, greet
 
             info, error = greet(self.adapter)
-            self._hello = (effective_profiles(info, self.profiles_requested), None) if error is None else (None, error)
+            in_play = effective_profiles(info, self.profiles_requested)
+            self._hello = (in_play, None) if error is None else (None, error)
+            if info is not None and "disclosure" in in_play:
+                self.declared = info.disclosure_options
         return self._hello
 
     def close(self) -> None:
@@ -191,7 +195,7 @@ class ScenarioItem(pytest.Item):
         profiles, error = self.target.hello()
         if error is not None:
             raise ScenarioFailed(errored(self.scenario, error))
-        result = run_scenario(self.target.adapter, self.scenario, profiles=profiles)
+        result = run_scenario(self.target.adapter, self.scenario, profiles=profiles, declared=self.target.declared)
         if result.outcome is Outcome.SKIPPED:
             pytest.skip(result.reason)
         if result.outcome is not Outcome.PASSED:

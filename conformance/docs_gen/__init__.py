@@ -9,7 +9,7 @@ registry; ``tests/docs`` fails while a committed page is stale.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,9 @@ class GeneratedSite:
     problems: tuple[Problem, ...] = ()
     # Requirement IDs and fixed strings the Chinese pages show in English for want of a translation.
     missing_zh: frozenset[str] = frozenset()
+    # Hand-written pages with generated regions (docs/rules/*.md, the validating guide): their full
+    # text with the regions filled, by path under docs/ (conformance.docs_gen.hand_pages).
+    pages: Mapping[str, str] = field(default_factory=dict)
 
 
 def _load(path: Path) -> tuple[Any, list[Problem]]:
@@ -122,12 +125,15 @@ def _pages(sources: dict[str, Any]) -> tuple[dict[str, str], list[Problem]]:
     return files, problems
 
 
-def generate(parser: argparse.ArgumentParser) -> GeneratedSite:
+def generate(parser: argparse.ArgumentParser, *, docs_dir: Path | None = None,
+             validate: Callable[[Sequence[str]], str] | None = None) -> GeneratedSite:
     """Build every generated page, in English and in Simplified Chinese (``page.zh.md``), and the pictures.
 
     ``parser`` is the ``pas`` argument parser (``conformance.cli.main.build_parser()``), which the
     CLI reference is read from; it is passed in because the command line stands above this
-    package (docs/architecture.md).
+    package (docs/architecture.md). With ``docs_dir`` and ``validate`` (``pas validate ARGS`` ->
+    what it prints, also from the command line), the generated regions of the hand-written pages
+    under ``docs_dir`` are filled too (:attr:`GeneratedSite.pages`).
 
     The Chinese pages take the requirement texts from spec/requirements.zh.yaml and the fixed
     strings from conformance/docs_gen/vocabulary.zh.yaml; whatever is missing there falls back to
@@ -153,7 +159,14 @@ def generate(parser: argparse.ArgumentParser) -> GeneratedSite:
         translated, _ = _pages(sources)
     files.update({zh.page(path): text for path, text in translated.items()})
     files.update(overview_timelines())
-    return GeneratedSite(files=dict(sorted(files.items())), problems=tuple(problems), missing_zh=frozenset(zh.missing))
+    pages = {}
+    if docs_dir is not None and validate is not None:
+        from conformance.docs_gen.hand_pages import hand_pages
+        from conformance.validate.lint.registry import RULES
+
+        pages = hand_pages(docs_dir, RULES.values(), validate, zh)
+    return GeneratedSite(files=dict(sorted(files.items())), problems=tuple(problems), missing_zh=frozenset(zh.missing),
+                         pages=dict(sorted(pages.items())))
 
 
 def write_generated(out_dir: Path | str, site: GeneratedSite) -> tuple[Path, ...]:
@@ -188,3 +201,20 @@ def stale_files(out_dir: Path | str, site: GeneratedSite) -> list[str]:
     changed = [p for p, text in site.files.items()
                if p not in existing or (out / p).read_text(encoding="utf-8") != text]
     return sorted(changed + sorted(existing - set(site.files)))
+
+
+def write_pages(docs_dir: Path | str, site: GeneratedSite) -> tuple[Path, ...]:
+    """Write the hand-written pages whose generated regions changed; the paths written (raises OSError)."""
+    written = []
+    for relative, content in site.pages.items():
+        target = Path(docs_dir) / relative
+        if target.read_text(encoding="utf-8") != content:
+            target.write_text(content, encoding="utf-8", newline="\n")
+            written.append(target)
+    return tuple(written)
+
+
+def stale_pages(docs_dir: Path | str, site: GeneratedSite) -> list[str]:
+    """Hand-written pages under ``docs_dir`` whose generated regions are out of date."""
+    return [relative for relative, content in site.pages.items()
+            if (Path(docs_dir) / relative).read_text(encoding="utf-8") != content]

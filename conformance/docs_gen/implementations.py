@@ -37,7 +37,9 @@ from conformance.docs_gen.implementation_trend import groups, render_trend
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "data" / "implementations.json"
 PAGE, PAGE_ZH = ROOT / "docs" / "implementations.md", ROOT / "docs" / "implementations.zh.md"
-PROFILES = ("activation", "text", "host")
+PROFILES = ("activation", "text", "host", "disclosure")
+#: The declaration of the reference entry that shows what a page says of declined SHOULDs.
+HAZARDS = "state_scope=instance,order=catalogue,hidden_calls=executed"
 FORMAT = 1
 
 
@@ -111,6 +113,8 @@ IMPLEMENTATIONS: tuple[Implementation, ...] = (
     Implementation(key="reference-stdio", title="PAS reference, over stdio",
                    shown_command="cmd:pas serve-reference",
                    impl=lambda: f"cmd:{sys.executable} -m conformance serve-reference", missing=""),
+    Implementation(key="reference-hazards", title="PAS reference, declaring three disclosure hazards",
+                   shown_command=f"'reference?{HAZARDS}'", impl=lambda: f"reference?{HAZARDS}", missing=""),
     Implementation(key="js-scheduler", title="JavaScript example (examples/js-scheduler)",
                    shown_command="cmd:node examples/js-scheduler/server.js",
                    impl=lambda: (f"cmd:{_node()} {ROOT / 'examples/js-scheduler/server.js'}" if _node() else None),
@@ -120,8 +124,8 @@ IMPLEMENTATIONS: tuple[Implementation, ...] = (
 
 
 def scenario_profile(profiles: Sequence[str]) -> str:
-    """The profile a scenario is counted under: host, else text, else activation."""
-    return "host" if "host" in profiles else "text" if "text" in profiles else "activation"
+    """The profile a scenario is counted under: disclosure, else host, else text, else activation."""
+    return next((p for p in ("disclosure", "host", "text") if p in profiles), "activation")
 
 
 def run_one(implementation: Implementation, runner: Callable[[list[str]], str] | None = None) -> dict[str, Any]:
@@ -139,7 +143,9 @@ def run_one(implementation: Implementation, runner: Callable[[list[str]], str] |
     lines = [json.loads(line) for line in (runner or _subprocess)(args).splitlines() if line.strip()]
     summary = next(line for line in lines if line.get("type") == "summary")
     results = {line["id"]: line for line in lines if line.get("type") == "result"}
-    return {**entry, "installed": True, "implementation": summary["implementation"],
+    declined = {rid: {"title": row["title"], "declined_by": row.get("declined_by", "")}
+                for rid, row in summary.get("requirements", {}).items() if row.get("status") == "declined"}
+    return {**entry, "installed": True, "implementation": summary["implementation"], "declined": declined,
             "results": {sid: r["outcome"] for sid, r in sorted(results.items())},
             "profiles_of": {sid: scenario_profile(r["profiles"]) for sid, r in sorted(results.items())},
             "reasons": {sid: r["reason"] for sid, r in sorted(results.items()) if r["outcome"] in ("xfailed", "stale")}}
@@ -198,11 +204,15 @@ _EN = {
               "`python -m conformance.docs_gen.implementations` into `docs/data/implementations.json`, from which "
               "this page is rendered; a test fails when the suite changes and the data is not regenerated."),
     "cols": ["Implementation", "Version", "Profile", "Passed", "Expected failures", "Failed", "Not claimed"],
-    "counting": ("A scenario is counted under its most specific profile (host, else text, else activation). "
-                 "*Expected failures* are listed, with a reason, in the implementer's expected-failures file; "
-                 "*Failed* counts failed and errored scenarios and listed failures that now pass; "
-                 "*Not claimed* are scenarios of a profile the implementation does not claim (skipped). "
+    "counting": ("A scenario is counted under its most specific profile (disclosure, else host, else text, else "
+                 "activation). *Expected failures* are listed, with a reason, in the implementer's expected-failures "
+                 "file; *Failed* counts failed and errored scenarios and listed failures that now pass; "
+                 "*Not claimed* are scenarios of a profile the implementation does not claim, and disclosure "
+                 "scenarios its declared options do not apply to (skipped). "
                  "An implementation with several releases shows its newest here and every release below."),
+    "declares": "Declares (disclosure options)",
+    "declined": ("Declined by declaration, the hazards its users will hit ([what each means]"
+                 "(guides/disclosure.md#options)):"),
     "not_installed": "Not run here: {why}. The numbers will appear when the page is regenerated where it is installed.",
     "command": "Command", "claims": "Claims", "none": "nothing",
     "xf": ("Expected failures, by cause, as its expected-failures file `{file}` gives them; each documented "
@@ -218,9 +228,12 @@ _ZH = {
               "套件共 {n} 个场景。由 `python -m conformance.docs_gen.implementations` 生成到 "
               "`docs/data/implementations.json`，本页由该文件渲染；套件改变而数据未重新生成时，测试会失败。"),
     "cols": ["实现", "版本", "配置档", "通过", "预期失败", "失败", "未声明"],
-    "counting": ("每个场景计入它最具体的配置档（host，其次 text，其次 activation）。*预期失败* 是实现者在其预期失败文件中"
+    "counting": ("每个场景计入它最具体的配置档（disclosure，其次 host，其次 text，其次 activation）。*预期失败* 是实现者在其预期失败文件中"
                  "列出并给出原因的场景；*失败* 包括失败、出错的场景，以及已列出但现在通过的场景；"
-                 "*未声明* 是实现未声明的配置档中的场景（跳过）。有多个版本的实现在这里只列出最新版本，每个版本都在下文列出。"),
+                 "*未声明* 是实现未声明的配置档中的场景，以及其声明的选项不适用的渐进式披露场景（跳过）。"
+                 "有多个版本的实现在这里只列出最新版本，每个版本都在下文列出。"),
+    "declares": "声明（渐进式披露选项）",
+    "declined": "因声明而放弃的 SHOULD，即其用户会遇到的风险（[各自的含义](guides/disclosure.md#options)）：",
     "not_installed": "此处未运行：{why}。在安装了它的环境中重新生成本页后，数字才会出现。",
     "command": "命令", "claims": "声明", "none": "无",
     "xf": "预期失败，按原因分组，取自其预期失败文件 `{file}`；每个有记录的差异在[已知差异](divergences.md)中说明。",
@@ -246,6 +259,7 @@ def _section(entry: Mapping[str, Any], words: Mapping[str, Any], categories: Map
     info = entry["implementation"]
     claimed = ", ".join(code(p) for p in info["profiles"]) or words["none"]
     lines += [f"{words['claims']}: {claimed} · {code(info['name'])} {info['version']} ({info['language']})", ""]
+    lines += _disclosure_lines(entry, words)
     reasons: Mapping[str, str] = entry["reasons"]
     by_cause: dict[str, list[str]] = {}
     for sid, reason in reasons.items():
@@ -260,6 +274,24 @@ def _section(entry: Mapping[str, Any], words: Mapping[str, Any], categories: Map
     if failing:
         lines += [words["fails"], ""] + [f"- {_scenario_link(s, categories)}: {words['outcomes'][entry['results'][s]]}"
                                          for s in failing]
+        lines.append("")
+    return lines
+
+
+def _disclosure_lines(entry: Mapping[str, Any], words: Mapping[str, Any]) -> list[str]:
+    """What an implementation claiming the disclosure profile declares, and the SHOULDs that declines."""
+    info = entry["implementation"]
+    if "disclosure" not in info["profiles"]:
+        return []
+    declared = info.get("disclosure") or {}
+    options = ", ".join(f"{k}={'+'.join(v) if isinstance(v, list) else str(v).lower() if isinstance(v, bool) else v}"
+                        for k, v in declared.items()) or "defaults"
+    lines = [f"{words['declares']}: {code(options)}", ""]
+    declined = entry.get("declined") or {}
+    if declined:
+        lines += [words["declined"], ""]
+        lines += [f"- [{rid}](generated/specification.md#{rid}) {row['title']} ({code(row['declined_by'])})"
+                  for rid, row in declined.items()]
         lines.append("")
     return lines
 

@@ -1,4 +1,4 @@
-"""The lint rules index, generated from the registry that ``pas validate`` reports from."""
+"""The lint rules index and the rules table of the validating guide, from the registry ``pas validate`` reports from."""
 
 from __future__ import annotations
 
@@ -30,6 +30,16 @@ def lint_rules_page(rules: Iterable[Any]) -> str:
     for family in families:
         lines += [f"## {t(family.capitalize())} {{ #family-{family} }}", ""]
         rows = [[link(code(r.code), f"../rules/{r.code}.md"), str(getattr(r.severity, "value", r.severity)),
-                 t("yes") if r.suppressible else t("no"), r.summary] for r in by_family[family]]
+                 t("yes") if r.suppressible else t("no"), t(r.summary)] for r in by_family[family]]
         lines += table([t("Code"), t("Severity"), t("Suppressible"), t("Summary")], rows)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def rules_table(rules: Iterable[Any]) -> str:
+    """The table of docs/guides/validating.md: every code in registry order, as ``pas validate --list-rules`` lists them.
+
+    Columns: code (linked to its page), default severity, suppressible, summary (in the current language).
+    """
+    rows = [[link(code(r.code), f"../rules/{r.code}.md"), str(getattr(r.severity, "value", r.severity)),
+             t("yes") if r.suppressible else t("no"), t(r.summary)] for r in rules]
+    return "\n".join(table([t("code"), t("default severity"), t("suppressible"), t("what")], rows))

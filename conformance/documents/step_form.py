@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureEvent
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import Event
 from reference_impl.frozen import thaw
@@ -111,6 +112,7 @@ class ArgKind(enum.Enum):
     NAME = "name"  # a bare word, or a double-quoted JSON string
     JSON = "json"  # JSON when it parses as a finite value, else the bare word
     CHOICE = "choice"  # one of the words of Arg.choices, exactly as written
+    NAMES = "names"  # one or more names (as NAME each), up to the next keyword: a list
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +128,9 @@ class Arg:
 
     @property
     def usage(self) -> str:
-        """``MODULE``, ``[ROUNDS]``, ``[in CONV]``."""
-        text = f"{self.keyword} {self.shown}".strip()
+        """``MODULE``, ``[ROUNDS]``, ``[in CONV]``, ``NAME...``."""
+        shown = f"{self.shown}..." if self.kind is ArgKind.NAMES else self.shown
+        text = f"{self.keyword} {shown}".strip()
         return f"[{text}]" if self.optional else text
 
 
@@ -150,7 +153,7 @@ def _name(text: Any) -> str:
     return text if isinstance(text, str) and text.isidentifier() else json.dumps(text)
 
 
-_WHERE: Final = {"conversation": "in", "adapter": "on"}  # written after the rest of a label
+_WHERE: Final = {"conversation": "in", "thread": "in", "adapter": "on"}  # written after the rest of a label
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -160,24 +163,32 @@ class StepRow:
     ``keys`` name every field of ``type`` in the order a mapping writes them (a key whose default
     depends on another, like adapter on conversation, comes after it); ``bare`` is the key a
     value that is neither a mapping nor null stands for; ``prose`` is the step's text on the
-    scenario pages; ``script`` its ``pas simulate`` command, if it has one.
+    scenario pages; ``script`` its ``pas simulate`` command, if it has one. ``name`` is the
+    scenario key when it is not the wire command's (the disclosure profile's steps say what
+    happens in a conversation: ``request``, ``model_step``, not ``disclosure_request``).
     """
 
-    type: type[Event] | type[HostCommand]
+    type: type[Event] | type[HostCommand] | type[DisclosureEvent]
     prose: Callable[[Any, Words], str]
     keys: tuple[Key, ...] = ()
     bare: str | None = None
     script: Script | None = None
+    name: str = ""
 
     @property
     def key(self) -> str:
-        """The scenario key: the wire command with ``_`` for ``-`` (``set-strategy`` -> ``set_strategy``)."""
-        return self.type.cmd.replace("-", "_")
+        """The scenario key: ``name``, else the wire command with ``_`` for ``-`` (``set-strategy`` -> ``set_strategy``)."""
+        return self.name or self.type.cmd.replace("-", "_")
 
     @property
     def host(self) -> bool:
         """Whether the row is a host command (host profile) rather than an activation event."""
         return self.type in HOST_COMMAND_TYPES
+
+    @property
+    def disclosure(self) -> bool:
+        """Whether the row is a disclosure event (disclosure profile)."""
+        return self.type in DISCLOSURE_TYPES
 
     def _default(self, key: Key, context: StepContext, fields: Mapping[str, Any]) -> Any:
         """The value ``key`` has when a step leaves it out; UNSET when it is required."""
@@ -201,7 +212,7 @@ class StepRow:
             raise MalformedDocument(field=self.key, reason="must be a mapping or null")
         return {self.bare: value}
 
-    def read(self, value: Any, context: StepContext) -> Event | HostCommand:
+    def read(self, value: Any, context: StepContext) -> Event | HostCommand | DisclosureEvent:
         """The event a step value stands for; a run naming an adapter moves its conversation in ``context``.
 
         Raises MalformedDocument when a required key is missing or the value has the wrong
@@ -220,7 +231,7 @@ class StepRow:
                 raise MalformedDocument(field=f"{self.key}.{key.name}", reason="is required")
         return self.type(**fields)
 
-    def write(self, event: Event | HostCommand, context: StepContext) -> Any:
+    def write(self, event: Event | HostCommand | DisclosureEvent, context: StepContext) -> Any:
         """The step value that reads back as ``event`` in ``context`` (the exact inverse of :meth:`read`).
 
         Raises Unwritable when no step can say it: a fixed key that differs from the scenario's,
@@ -242,7 +253,7 @@ class StepRow:
             return bare
         return written or None
 
-    def label(self, event: Event | HostCommand, adapters: Mapping[str, str] | None = None) -> str:
+    def label(self, event: Event | HostCommand | DisclosureEvent, adapters: Mapping[str, str] | None = None) -> str:
         """A short label for reports and fuzz output, e.g. ``activate alpha rounds=1 in side on discord``.
 
         The keys the step would write, relative to the conversations' declared ``adapters``, and

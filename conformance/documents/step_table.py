@@ -1,9 +1,14 @@
 """The one table of scenario steps: each event and host command, as a scenario file writes it.
 
-One :class:`~conformance.documents.step_form.StepRow` per event class (``reference_impl.events``)
-and host command (``reference_impl.host_commands``): the keys of its step value with their
-defaults, the key a bare value stands for, its words on the scenario pages and its ``pas simulate``
-command. Its scenario key is its wire ``cmd`` with ``_`` for ``-``. Everything that reads or
+One :class:`~conformance.documents.step_form.StepRow` per event class (``reference_impl.events``),
+host command (``reference_impl.host_commands``) and disclosure event
+(``reference_impl.disclosure_commands``, but ``disclosure-start``, which every disclosure scenario
+sends first with its catalogue): the keys of its step value with their defaults, the key a bare
+value stands for, its words on the scenario pages and its ``pas simulate`` command. Its scenario
+key is its wire ``cmd`` with ``_`` for ``-``, or the row's own ``name`` (the disclosure steps:
+``request``, ``model_step``, ``end_request``, ``rebuild``, ``trim_history``, ``idle``,
+``clear_state``). The model's calls of a ``model_step`` have ``pas simulate`` commands of their
+own (:data:`CALL_SCRIPTS`). Everything that reads or
 writes steps reads this table: the scenario loader (conformance.suite.scenario), the fuzz emitter
 and labels (conformance.fuzz), ``pas simulate`` (conformance.tools.simulate.script and its
 ``--help``) and the scenario pages (conformance.docs_gen.scenario_pages). Adding an event is its
@@ -12,7 +17,8 @@ class, its protocol schemas and one row here; the scenario schema gets its key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from conformance.documents.step_form import (
@@ -26,6 +32,23 @@ from conformance.documents.step_form import (
     Unwritable,
     Words,
 )
+from reference_impl.disclosure_commands import (
+    Call,
+    Clear,
+    DisclosureEvent,
+    EndRequest,
+    Idle,
+    ListCall,
+    LoadCall,
+    ModelStep,
+    Rebuild,
+    Request,
+    SearchCall,
+    Store,
+    Trim,
+    call_from_json,
+)
+from reference_impl.errors import MalformedDocument
 from reference_impl.events import (
     OMITTED,
     Activate,
@@ -51,6 +74,7 @@ from reference_impl.host_commands import (
 )
 
 DEFAULT_CONVERSATION: Final = "main"
+DEFAULT_THREAD: Final = "main"
 
 # --------------------------------------------------------------------------- keys shared by rows
 
@@ -119,11 +143,104 @@ def _dispatch_prose(event: Dispatch, words: Words) -> str:
     return words.t("host: dispatch {hook}").format(hook=words.code(event.hook)) + _in(event.conversation, words, "")
 
 
+def _call_words(call: Call, words: Words) -> str:
+    if isinstance(call, LoadCall):
+        return f"{call.key} " + ", ".join(words.code(n) for n in call.names)
+    if isinstance(call, SearchCall):
+        return words.t("search {query}").format(query=words.value(call.query))
+    if isinstance(call, ListCall):
+        return words.t("list the catalogue")
+    return words.t("call {tool}").format(tool=words.code(call.name))
+
+
+def _request_prose(event: Request, words: Words) -> str:
+    return words.t("request") + _in(event.thread, words, DEFAULT_THREAD)
+
+
+def _model_step_prose(event: ModelStep, words: Words) -> str:
+    calls = "; ".join(_call_words(call, words) for call in event.calls) or words.t("no call")
+    return words.t("model step: {calls}").format(calls=calls) + _in(event.thread, words, DEFAULT_THREAD)
+
+
+def _rebuild_prose(event: Rebuild, words: Words) -> str:
+    return words.t("rebuild the host, store kept") if event.store is Store.KEPT else words.t(
+        "rebuild the host, store reset")
+
+
+def _trim_prose(event: Trim, words: Words) -> str:
+    return words.t("trim the history to the last {keep} messages").format(keep=words.value(event.keep)) + _in(
+        event.thread, words, DEFAULT_THREAD)
+
+
+def _idle_prose(event: Idle, words: Words) -> str:
+    seconds = int(event.seconds) if event.seconds.is_integer() else event.seconds
+    return words.t("idle for {seconds} s").format(seconds=words.value(seconds))
+
+
+def _thread_prose(english: str) -> Any:
+    return lambda event, words: words.t(english) + _in(event.thread, words, DEFAULT_THREAD)
+
+
 # --------------------------------------------------------------------------- pas simulate arguments
 
 _MODULE_ARG = Arg("module_name", "MODULE")
 _CALL_ARGS = (_MODULE_ARG, Arg("rounds", "ROUNDS", ArgKind.JSON, optional=True),
               Arg("conversation", "CONV", optional=True, keyword="in"))
+
+_THREAD_ARG = Arg("thread", "THREAD", optional=True)
+_IN_THREAD = Arg("thread", "THREAD", optional=True, keyword="in")
+
+
+@dataclass(frozen=True, slots=True)
+class CallScript:
+    """A ``pas simulate`` command for one call of a model step: its script, and the call it makes of its arguments.
+
+    ``call`` turns the arguments (step keys, as :class:`Script` fills them) into the call's
+    scenario form (``{"load": ...}``); several commands joined by ``&`` make one step.
+    """
+
+    script: Script
+    call: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def _names_call(key: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    return lambda given: {key: given["names"][0] if len(given["names"]) == 1 else list(given["names"])}
+
+
+#: The model's calls in ``pas simulate``, each one call of a model step (``load a & invoke b``: one step, two calls).
+CALL_SCRIPTS: Final[Mapping[str, CallScript]] = {
+    "load": CallScript(Script("load", "the model loads tools (several names: one batch call)",
+                              (Arg("names", "NAME", ArgKind.NAMES),)), _names_call("load")),
+    "unload": CallScript(Script("unload", "the model unloads tools", (Arg("names", "NAME", ArgKind.NAMES),)),
+                         _names_call("unload")),
+    "search": CallScript(Script("search", "the model searches the catalogue (the words are the query)",
+                                (Arg("names", "WORD", ArgKind.NAMES),)),
+                         lambda given: {"search": " ".join(given["names"])}),
+    "list": CallScript(Script("list", "the model lists the catalogue"), lambda given: {"list": None}),
+    "invoke": CallScript(Script("invoke", "the model calls a catalogue tool", (Arg("name", "TOOL"),)),
+                         lambda given: {"invoke": given["name"]}),
+}
+#: What joins the calls of one model step in ``pas simulate``, and what names the step's thread.
+CALL_JOINER: Final = "&"
+
+
+def _calls_json(calls: tuple[Call, ...]) -> list[dict[str, Any]]:
+    return [call.to_json() for call in calls]
+
+
+def _read_calls(value: Any) -> tuple[Call, ...]:
+    if not isinstance(value, list):
+        raise MalformedDocument(field="model_step.calls", reason="must be a list of calls")
+    return tuple(call_from_json(call) for call in value)
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise MalformedDocument(field="idle.seconds", reason="must be a number of seconds")
+    return float(value)
+
+
+_THREAD = Key("thread", DEFAULT_THREAD)
 
 # --------------------------------------------------------------------------- the table
 
@@ -161,6 +278,25 @@ STEP_ROWS: Final[tuple[StepRow, ...]] = (
     StepRow(type=ReadConfig, keys=(_MODULE,), bare="module_name",
             prose=_says("host: read the config of {plugin}", plugin="module_name")),
     StepRow(type=Stop, prose=_says("host: stop")),
+    # the disclosure profile (every scenario sends disclosure-start with its catalogue first)
+    StepRow(type=Request, name="request", keys=(_THREAD,), bare="thread", prose=_request_prose,
+            script=Script("request", "a user turn on a thread (one still open there ends first)", (_THREAD_ARG,))),
+    StepRow(type=ModelStep, name="model_step", keys=(_THREAD, Key("calls", read=_read_calls, write=_calls_json)),
+            bare="calls", prose=_model_step_prose),
+    StepRow(type=EndRequest, name="end_request", keys=(_THREAD,), bare="thread",
+            prose=_thread_prose("the model answers: end of the request"),
+            script=Script("end", "the model answers with text: the request ends", (_THREAD_ARG,))),
+    StepRow(type=Rebuild, name="rebuild", keys=(Key("store", read=Store, write=lambda store: store.value),),
+            bare="store", prose=_rebuild_prose,
+            script=Script("rebuild", "a new host object, its store kept or reset",
+                          (Arg("store", "kept|reset", ArgKind.CHOICE, choices=(("kept", "kept"), ("reset", "reset"))),))),
+    StepRow(type=Trim, name="trim_history", keys=(_THREAD, Key("keep")), bare="keep", prose=_trim_prose,
+            script=Script("trim", "keep only a thread's last KEEP messages", (Arg("keep", "KEEP", ArgKind.JSON), _IN_THREAD))),
+    StepRow(type=Idle, name="idle", keys=(Key("seconds", read=_seconds),), bare="seconds", prose=_idle_prose,
+            script=Script("idle", "time passes with no activity", (Arg("seconds", "SECONDS", ArgKind.JSON),))),
+    StepRow(type=Clear, name="clear_state", keys=(_THREAD,), bare="thread",
+            prose=_thread_prose("the host clears the loaded tools"),
+            script=Script("clear", "the host's own API clears a thread's loaded tools", (_THREAD_ARG,))),
 )
 
 #: Rows by scenario key (``run``, ``set_strategy``, ``host_load`` ...), in table order.
@@ -168,21 +304,24 @@ ROWS: Final[Mapping[str, StepRow]] = {row.key: row for row in STEP_ROWS}
 _BY_TYPE: Final[Mapping[type, StepRow]] = {row.type: row for row in STEP_ROWS}
 #: The scenario keys of host commands (host profile).
 HOST_KEYS: Final = tuple(row.key for row in STEP_ROWS if row.host)
+#: The scenario keys of disclosure events (disclosure profile).
+DISCLOSURE_KEYS: Final = tuple(row.key for row in STEP_ROWS if row.disclosure)
 #: Rows by ``pas simulate`` command word.
 SCRIPT_ROWS: Final[Mapping[str, StepRow]] = {row.script.word: row for row in STEP_ROWS if row.script is not None}
 
 
-def row_of(event: Event | HostCommand) -> StepRow:
+def row_of(event: Event | HostCommand | DisclosureEvent) -> StepRow:
     """The row of an event or host command; raises KeyError for anything else."""
     return _BY_TYPE[type(event)]
 
 
-def key_of(event: Event | HostCommand) -> str:
+def key_of(event: Event | HostCommand | DisclosureEvent) -> str:
     """The scenario key of an event or host command (``run``, ``activate``, ``host_dispatch`` ...)."""
     return row_of(event).key
 
 
-def write_steps(events: tuple[Event | HostCommand, ...], context: StepContext) -> tuple[tuple[str, Any], ...]:
+def write_steps(events: tuple[Event | HostCommand | DisclosureEvent, ...],
+                context: StepContext) -> tuple[tuple[str, Any], ...]:
     """Each event as ``(scenario key, step value)``, written in order through ``context``.
 
     Raises Unwritable when a scenario file cannot say one of them (see :meth:`StepRow.write`).

@@ -42,6 +42,7 @@ class Walk:
 
     files: tuple[Path, ...] = ()
     problems: tuple[Problem, ...] = ()
+    real_paths: tuple[str, ...] = ()  # each file's real path (symlinks resolved), in the order of ``files``
 
 
 def _problem(code: str, message: str, path: Path | str, severity: Severity = Severity.ERROR) -> Problem:
@@ -58,8 +59,7 @@ class _Walker:
     def __init__(self, suffixes: tuple[str, ...], exclude: frozenset[str]) -> None:
         self.suffixes, self.exclude = suffixes, exclude
         self.folders: set[str] = set()
-        self.seen: set[str] = set()
-        self.files: list[Path] = []
+        self.seen: dict[str, Path] = {}  # real path: the path it was found under
         self.problems: list[Problem] = []
         self.linked: list[tuple[Path, tuple[str, ...]]] = []
 
@@ -81,6 +81,7 @@ class _Walker:
             self.entry(entry, (*ancestors, real))
 
     def entry(self, entry: os.DirEntry[str], ancestors: tuple[str, ...]) -> None:
+        """One entry of the folder whose real path is ``ancestors[-1]``."""
         if entry.name.startswith("."):
             return
         try:
@@ -97,17 +98,17 @@ class _Walker:
             return
         if not _wanted(entry.name, self.suffixes, self.exclude):
             return
-        self.file(Path(entry.path))
-
-    def file(self, path: Path) -> None:
-        problem = refuse_special(path)
+        path = Path(entry.path)
+        try:
+            regular, linked = entry.is_file(), entry.is_symlink()  # from the listing: no system call for a plain file
+        except OSError:
+            regular, linked = False, True
+        problem = None if regular else refuse_special(path)
         if problem is not None:
             self.problems.append(problem)
             return
-        real = os.path.realpath(path)
-        if real not in self.seen:
-            self.seen.add(real)
-            self.files.append(path)
+        # A plain entry's real path is its folder's, joined; only a link needs resolving.
+        self.seen.setdefault(os.path.realpath(path) if linked else os.path.join(ancestors[-1], entry.name), path)
 
 
 def walk_folder(root: Path | str, *, suffixes: tuple[str, ...] = DOCUMENT_SUFFIXES,
@@ -130,7 +131,7 @@ def walk_folder(root: Path | str, *, suffixes: tuple[str, ...] = DOCUMENT_SUFFIX
     walker.folder(path, ())
     while walker.linked:
         walker.folder(*walker.linked.pop(0))
-    return Walk(files=tuple(walker.files), problems=tuple(walker.problems))
+    return Walk(files=tuple(walker.seen.values()), problems=tuple(walker.problems), real_paths=tuple(walker.seen))
 
 
 def _split_pattern(pattern: str) -> tuple[str, str]:
@@ -186,53 +187,69 @@ def collect_targets(paths: Iterable[str | Path | Target]) -> tuple[list[Target],
     """
     targets: dict[str, Target] = {}
     problems: list[Problem] = []
+    folders: dict[str, str] = {}  # real paths of the folders of files named one by one
     for path in paths:
         raw = path.path if isinstance(path, Target) else str(path)
         if isinstance(path, Target):
-            found = [path] if _explicit(raw, problems) else []
+            found = [(path, real) for _, real in _explicit(raw, problems, folders)]
         elif os.path.isdir(raw):
             found = _walk(raw, problems)
         elif os.path.lexists(raw) or not glob.has_magic(raw):
-            found = _explicit(raw, problems)
+            found = _explicit(raw, problems, folders)
         else:
-            found = _expand_glob(raw, problems)
-        for target in found:
-            key = os.path.realpath(target.path)
-            if key not in targets or target.explicit:  # named on the command line wins over found in a folder
-                targets[key] = target
+            found = _expand_glob(raw, problems, folders)
+        for target, real in found:
+            if real not in targets or target.explicit:  # named on the command line wins over found in a folder
+                targets[real] = target
     return list(targets.values()), problems
 
 
-def _explicit(raw: str, problems: list[Problem]) -> list[Target]:
-    if not os.path.exists(raw):
+_Found = list[tuple[Target, str]]  # targets with their real paths
+
+
+def _explicit(raw: str, problems: list[Problem], folders: dict[str, str]) -> _Found:
+    try:
+        mode = os.stat(raw).st_mode
+    except (OSError, ValueError):
         problems.append(_problem("path-not-found", "no such file or directory", raw))
         return []
-    special = refuse_special(raw)
+    special = None if stat.S_ISREG(mode) else refuse_special(raw)
     if special is not None:
         problems.append(special)
         return []
-    return [Target(path=raw)]
+    return [(Target(path=raw), _real_file(raw, folders))]
 
 
-def _expand_glob(pattern: str, problems: list[Problem]) -> list[Target]:
-    found: list[Target] = []
+def _real_file(path: str, folders: dict[str, str]) -> str:
+    """``os.path.realpath(path)``, resolving each folder once (``folders``: the real folders found so far)."""
+    folder, name = os.path.split(path)
+    if name in ("", ".", "..") or os.path.islink(path):
+        return os.path.realpath(path)
+    real = folders.get(folder)
+    if real is None:
+        real = folders[folder] = os.path.realpath(folder or os.curdir)
+    return os.path.join(real, name)
+
+
+def _expand_glob(pattern: str, problems: list[Problem], folders: dict[str, str]) -> _Found:
+    found: _Found = []
     for match in expand_pattern(pattern):
         if match.is_dir():
             found.extend(_walk(str(match), problems))
         elif match.is_file():
-            found.append(Target(path=str(match)))
+            found.append((Target(path=str(match)), _real_file(str(match), folders)))
         else:
-            found.extend(_explicit(str(match), problems))
+            found.extend(_explicit(str(match), problems, folders))
     if not found and not problems:
         problems.append(_problem("path-not-found", "the pattern matches no YAML or JSON file", pattern))
     return found
 
 
-def _walk(root: str, problems: list[Problem]) -> list[Target]:
+def _walk(root: str, problems: list[Problem]) -> _Found:
     """The documents under ``root``; a folder holding none is ``path-not-found``."""
     walk = walk_folder(root)
     problems.extend(walk.problems)
     if not walk.files and not any(p.severity is Severity.ERROR for p in walk.problems):
         problems.append(_problem("path-not-found", f"the folder holds no YAML or JSON file "
                                  f"({', '.join(DOCUMENT_SUFFIXES)}); check the path", root))
-    return [Target(path=str(path), explicit=False) for path in walk.files]
+    return [(Target(path=str(path), explicit=False), real) for path, real in zip(walk.files, walk.real_paths)]

@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from conformance.documents.step_form import StepContext, Unwritable
 from conformance.documents.step_table import DEFAULT_CONVERSATION, key_of, row_of, write_steps
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.events import Activate, Disable, Enable, Event, Extend, SetStrategy, StartRun
 from reference_impl.model import HostConfig, Manifest
 
@@ -23,7 +24,7 @@ CONVERSATIONS: Final[Mapping[str, str | None]] = {MAIN: None, "side": None, "qq"
 _DECLARED: Final = {c: a for c, a in CONVERSATIONS.items() if a is not None}
 
 
-def action_of(event: Event) -> str:
+def action_of(event: Event | DisclosureEvent) -> str:
     """The scenario action key for ``event`` (``run``, ``activate``, ``set_strategy`` ...)."""
     return key_of(event)
 
@@ -35,7 +36,7 @@ def in_conversation(event: Event, conversation: str) -> Event:
     return event
 
 
-def describe(event: Event | None) -> str:
+def describe(event: Event | DisclosureEvent | None) -> str:
     """A short human label for an event, e.g. ``activate alpha rounds=1 in side`` (``start`` for none).
 
     The step table's label (:meth:`~conformance.documents.step_form.StepRow.label`), with each

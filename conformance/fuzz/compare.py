@@ -11,7 +11,7 @@ profile.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from conformance.fuzz.case import Case, action_of
 from conformance.suite.expectations import RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Step, TextExpectation
 from reference_impl.catalogue import Catalogue
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, CallObservation, Event, Extend, RunObservation, StartRun
 from reference_impl.render import render_reply, render_run
@@ -46,7 +47,7 @@ class Disagreement:
 
     verdict: Verdict
     index: int | None
-    event: Event | None = None
+    event: Event | DisclosureEvent | None = None
     expected: Mapping[str, Any] | None = None
     actual: Any = None
     mismatches: tuple[Mismatch, ...] = ()
@@ -194,12 +195,14 @@ class Reference:
         return doc
 
 
-def _errored(index: int | None, event: Event | None, error: ImplementationFailed) -> Disagreement:
+def errored(index: int | None, event: Any, error: ImplementationFailed) -> Disagreement:
+    """The errored disagreement of a failure at step ``index`` (None: while starting)."""
     return Disagreement(verdict=Verdict.ERRORED, index=index, event=event, kind=error.kind,
                         in_flight=error.in_flight, reason=error.reason, detail=error.detail)
 
 
-def _reset(adapter: Adapter) -> None:
+def reset_quietly(adapter: Adapter) -> None:
+    """Reset the adapter after a failure; whatever is still broken, the next start reports."""
     try:
         adapter.reset()
     except Exception:  # noqa: BLE001 - the next start reports whatever is still broken
@@ -221,22 +224,37 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
     else:
         reference.start(case.plugins, case.host)
         observe = lambda event: reference.apply(event).to_json()  # noqa: E731 - a one-line stand-in for the reference side
+    return walk(adapter, case.events, observe,
+                lambda index, event, expected, actual: differences(index, event, expected, actual, text=text, order=order),
+                start=(case.plugins, case.host))
+
+
+def walk(adapter: Adapter, events: Sequence[Any], observe: Callable[[Any], Mapping[str, Any]],
+         differ: Callable[[int, Any, Mapping[str, Any], Any], list[Mismatch]], *,
+         start: tuple[Any, Any] | None = None, opening: Any = None) -> Comparison:
+    """Send ``events`` to ``adapter`` (after ``start``, or after an ``opening`` event), comparing each answer.
+
+    ``observe(event)`` is the reference's observation; ``differ(index, event, expected,
+    actual)`` the mismatches (raising ImplementationFailed for an answer too malformed to
+    compare). Stops at the first disagreement; an ImplementationFailed is an ``errored`` one,
+    after which the adapter is reset.
+    """
     # Asked for all at once: an implementation that takes requests ahead works while the reference does.
-    answers = stream(adapter, case.events, start=(case.plugins, case.host))
+    answers = stream(adapter, [opening, *events] if opening is not None else events, start=start)
     try:
         try:
             next(answers)
         except ImplementationFailed as error:
-            _reset(adapter)
-            return Comparison(disagreement=_errored(None, None, error), steps=0)
-        for index, event in enumerate(case.events):
+            reset_quietly(adapter)
+            return Comparison(disagreement=errored(None, None, error), steps=0)
+        for index, event in enumerate(events):
             expected = observe(event)
             try:
                 actual = next(answers)
-                mismatches = differences(index, event, expected, actual, text=text, order=order)
+                mismatches = differ(index, event, expected, actual)
             except ImplementationFailed as error:
-                _reset(adapter)
-                return Comparison(disagreement=_errored(index, event, error), steps=index + 1)
+                reset_quietly(adapter)
+                return Comparison(disagreement=errored(index, event, error), steps=index + 1)
             if mismatches:
                 found = Disagreement(verdict=Verdict.FAILED, index=index, event=event, expected=expected,
                                      actual=actual, mismatches=tuple(mismatches))
@@ -244,13 +262,13 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
         try:
             next(answers, None)  # a failure that came only with requests written ahead is raised at the end
         except ImplementationFailed as error:
-            _reset(adapter)
-            last = len(case.events) - 1
-            return Comparison(disagreement=_errored(last if last >= 0 else None, case.events[-1] if case.events else None,
-                                                    error), steps=len(case.events))
+            reset_quietly(adapter)
+            last = len(events) - 1
+            return Comparison(disagreement=errored(last if last >= 0 else None, events[-1] if events else None, error),
+                              steps=len(events))
     finally:
         answers.close()  # stopped at a disagreement: the answers already asked for are dropped
-    return Comparison(disagreement=None, steps=len(case.events))
+    return Comparison(disagreement=None, steps=len(events))
 
 
 def reference_observations(case: Case, *, text: bool) -> list[dict[str, Any]]:

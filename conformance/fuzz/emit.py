@@ -25,6 +25,7 @@ from conformance.documents.step_form import Unwritable
 from conformance.fuzz.case import Case, describe
 from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations, step_from
 from conformance.fuzz.covers import derive_covers
+from conformance.fuzz.disclosure_case import DisclosureCase
 from conformance.suite.scenario import Scenario, check_scenario
 from reference_impl.engine import Engine
 from reference_impl.model import HostConfig, Profile
@@ -106,7 +107,8 @@ def headline(found: Disagreement) -> str:
     return f"{first.where}: expected {excerpt_json(first.expected, 40)}, got {excerpt_json(actual, 40)}"
 
 
-def _title(found: Disagreement, provenance: Provenance) -> str:
+def title(found: Disagreement, provenance: Provenance) -> str:
+    """The scenario title of a finding: who differs from the reference, at which step, and how."""
     where = "at start" if found.index is None else f"at step {found.index} ({describe(found.event)})"
     if found.verdict is Verdict.ERRORED:
         title = f"{provenance.name} errors {where}: {found.reason}"
@@ -115,7 +117,8 @@ def _title(found: Disagreement, provenance: Provenance) -> str:
     return title if len(title) <= _TITLE_MAX else title[: _TITLE_MAX - 3] + "..."
 
 
-def _description(case: Case, found: Disagreement, provenance: Provenance) -> str:
+def description(case: Case | DisclosureCase, found: Disagreement, provenance: Provenance) -> str:
+    """The scenario description of a finding: how it was found, and every difference."""
     shrunk = f", shrunk from {provenance.original_steps} steps" if provenance.original_steps > len(case.events) else ""
     lines = [f"Found by `pas fuzz --impl {provenance.impl} --seed {provenance.seed}`{shrunk}. Every expectation is "
              "the reference's own observation, so this scenario passes on the reference and fails on "
@@ -158,8 +161,8 @@ def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -
     text_only = found.verdict is Verdict.FAILED and all(m.field == "text" for m in found.mismatches)
     doc: dict[str, Any] = {
         "id": f"fuzz-{case.digest}",
-        "title": _title(found, provenance),
-        "description": _description(case, found, provenance),
+        "title": title(found, provenance),
+        "description": description(case, found, provenance),
         "source": f"pas fuzz --impl {provenance.impl} --seed {provenance.seed}",
         "covers": list(covers),
     }
@@ -208,7 +211,11 @@ def write_scenario(doc: Mapping[str, Any], case: Case, out_dir: Path | str, *,
     directory is reported as a problem too.
     """
     path = Path(out_dir) / f"{doc['id']}.yaml"
-    problems = check_document(doc, case, path=str(path), text_profile=text_profile)
+    return write_checked(doc, path, check_document(doc, case, path=str(path), text_profile=text_profile))
+
+
+def write_checked(doc: Mapping[str, Any], path: Path, problems: list[Problem]) -> tuple[Path | None, list[Problem]]:
+    """Write ``doc`` to ``path`` unless its check found ``problems``: (path, []) or (None, problems)."""
     if problems:
         return None, problems
     try:

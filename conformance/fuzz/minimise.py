@@ -12,10 +12,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import Any, Protocol, TypeVar
 
 from conformance.fuzz.case import MAIN, Case, in_conversation
 from conformance.fuzz.generate import NAMES, UNKNOWN, manifest
 from reference_impl.events import OMITTED, Activate, Event, Extend
+
+
+class _Writable(Protocol):
+    def written_steps(self) -> Any: ...
+
+
+C = TypeVar("C", bound=_Writable)
 
 
 def _fewer_steps(case: Case) -> Iterator[Case]:
@@ -93,18 +101,21 @@ def candidates(case: Case) -> Iterator[Case]:
     yield from _earlier_names(case)
 
 
-def minimise(case: Case, still_disagrees: Callable[[Case], bool], *, max_tries: int = 400,
-             deadline: float | None = None) -> Case:
+def minimise(case: C, still_disagrees: Callable[[C], bool], *, max_tries: int = 400,
+             deadline: float | None = None, variants: Callable[[C], Iterator[C]] | None = None) -> C:
     """The smallest case reachable from ``case`` one simplification at a time that still disagrees.
 
-    Stops after ``max_tries`` replays or at ``deadline`` (a ``time.monotonic()`` value),
-    returning the smallest disagreeing case found so far.
+    ``variants`` gives a case's simpler variants (an activation :class:`Case`'s
+    :func:`candidates` unless given; :func:`conformance.fuzz.disclosure_minimise.candidates`
+    for a disclosure case). Stops after ``max_tries`` replays or at ``deadline`` (a
+    ``time.monotonic()`` value), returning the smallest disagreeing case found so far.
     """
+    simpler: Callable[[Any], Iterator[Any]] = variants if variants is not None else candidates
     tries = 0
     improved = True
     while improved:
         improved = False
-        for candidate in candidates(case):
+        for candidate in simpler(case):
             if tries >= max_tries or (deadline is not None and time.monotonic() >= deadline):
                 return case
             if candidate.written_steps() is None:

@@ -1,7 +1,10 @@
 """The search: cases are generated from the run's seed until one disagrees, then it is shrunk.
 
 ``random.Random(seed)`` picks each case's own seed and length;
-:func:`conformance.fuzz.generate.generate_case` builds the case from them. Hypothesis is not
+:func:`conformance.fuzz.generate.generate_case` builds the case from them, or, for an
+implementation that claims the disclosure profile,
+:func:`conformance.fuzz.disclosure_generate.generate_disclosure_case` under the options it
+declares (with both profiles in play, the two kinds of case alternate). Hypothesis is not
 in this loop: even drawing two values per case through it cost more than running the case's
 steps on both sides (its engine mutates and replays earlier examples), and its shrinker
 would re-draw whole cases. The first case that disagrees ends the generation; it is then
@@ -19,15 +22,26 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from conformance.adapters.implementation import Adapter, FailureKind
+from conformance.fuzz import disclosure_minimise
 from conformance.fuzz.case import Case
-from conformance.fuzz.compare import Disagreement, Reference, Verdict, compare_case
+from conformance.fuzz.compare import Comparison, Disagreement, Reference, Verdict, compare_case
+from conformance.fuzz.disclosure_case import DisclosureCase
+from conformance.fuzz.disclosure_compare import compare_disclosure_case
+from conformance.fuzz.disclosure_generate import MAX_STEPS as MAX_DISCLOSURE_STEPS
+from conformance.fuzz.disclosure_generate import generate_disclosure_case
 from conformance.fuzz.generate import MAX_STEPS, generate_case
 from conformance.fuzz.minimise import minimise
 from conformance.suite.results import ErrorDetail
 from conformance.suite.runner import effective_profiles, greet
+from reference_impl.disclosure_options import Options
 from reference_impl.model import ImplementationInfo, Profile
 
+AnyCase = Case | DisclosureCase
+_DISCLOSURE_STREAM = 0x5EED_D15C  # the disclosure cases' seed is the run's seed with these bits flipped
+
 ProgressCallback = Callable[..., None]  # (examples, steps, *, shrinking) -> None
+#: The profiles whose events the search generates (text rides on activation cases): with none of them, nothing to fuzz.
+FUZZED_PROFILES = frozenset({Profile.ACTIVATION, Profile.TEXT, Profile.DISCLOSURE})
 #: How often the shrunk case is replayed: a finding that does not disagree every time is reported as flaky.
 REPLAYS = 8
 
@@ -61,7 +75,7 @@ class Finding:
     never did, the case is the one first seen, unshrunk.
     """
 
-    case: Case
+    case: AnyCase
     disagreement: Disagreement
     original_steps: int
     reproducible: bool = True
@@ -79,7 +93,7 @@ class FuzzResult:
     """A whole fuzz run: who was tested, what was searched, and the finding if any.
 
     ``hello_error`` is set when the implementation failed before any case could run;
-    ``nothing_to_test`` says why no case ran when it claims neither activation nor text.
+    ``nothing_to_test`` says why no case ran when it claims none of :data:`FUZZED_PROFILES`.
     """
 
     info: ImplementationInfo | None
@@ -108,30 +122,44 @@ class _Search:
     """The state of one search: counters, the first disagreement and the smallest one seen."""
 
     def __init__(self, adapter: Adapter, options: FuzzOptions, *, text: bool, seed: int,
-                 on_progress: ProgressCallback | None) -> None:
+                 on_progress: ProgressCallback | None, activation: bool = True, declared: Options | None = None) -> None:
         self.adapter, self.options, self.text, self.seed = adapter, options, text, seed
+        self.activation, self.declared = activation, declared  # which kinds of case: declared None, no disclosure
         self.on_progress = on_progress
         self.reference = Reference(text=text)
         self.examples = self.steps = 0
         self.first: Disagreement | None = None
-        self.best: tuple[Case, Disagreement] | None = None
+        self.best: tuple[AnyCase, Disagreement] | None = None
         self.original_steps = 0
         self.started = time.monotonic()
         self.interrupted = False
 
-    def compare(self, case: Case) -> Disagreement | None:
+    def compare(self, case: AnyCase) -> Disagreement | None:
         """Run one case on both sides; count its steps."""
-        result = compare_case(self.adapter, case, self.reference, text=self.text, order=self.options.order)
+        result: Comparison
+        if isinstance(case, DisclosureCase):
+            result = compare_disclosure_case(self.adapter, case, order=self.options.order)
+        else:
+            result = compare_case(self.adapter, case, self.reference, text=self.text, order=self.options.order)
         self.steps += result.steps
         if self.on_progress is not None:
             self.on_progress(self.examples, self.steps, shrinking=self.first is not None)
         return result.disagreement
 
-    def cases(self) -> Iterator[Case]:
-        """The search's cases in order: each from a seed and a length drawn from the run's seed."""
-        draw = random.Random(self.seed)
-        for _ in range(self.options.max_examples):
-            yield generate_case(draw.getrandbits(64), draw.randint(1, self.options.max_steps))
+    def cases(self) -> Iterator[AnyCase]:
+        """The search's cases in order: each from a seed and a length drawn from the run's seed.
+
+        Activation and disclosure cases alternate when both profiles are in play, each kind
+        drawn from a stream of its own: the activation cases of a seed are the same whether
+        the implementation claims the disclosure profile or not.
+        """
+        activation, disclosure = random.Random(self.seed), random.Random(self.seed ^ _DISCLOSURE_STREAM)
+        for number in range(self.options.max_examples):
+            if self.declared is not None and (not self.activation or number % 2):
+                steps = disclosure.randint(1, min(self.options.max_steps, MAX_DISCLOSURE_STEPS))
+                yield generate_disclosure_case(disclosure.getrandbits(64), steps, self.declared)
+            else:
+                yield generate_case(activation.getrandbits(64), activation.randint(1, self.options.max_steps))
 
     def run(self) -> None:
         """Compare cases until max_examples, the time budget, a disagreement or Ctrl-C."""
@@ -165,8 +193,12 @@ class _Search:
         if not self.interrupted:
             errored = found.verdict is Verdict.ERRORED
             deadline = time.monotonic() + self.options.shrink_budget
-            case = minimise(case, lambda c: found.same_kind(self.compare(c)), max_tries=60 if errored else 2000,
-                            deadline=deadline)
+            tries = 60 if errored else 2000
+            if isinstance(case, DisclosureCase):
+                case = minimise(case, lambda c: found.same_kind(self.compare(c)), max_tries=tries, deadline=deadline,
+                                variants=disclosure_minimise.candidates)
+            else:
+                case = minimise(case, lambda c: found.same_kind(self.compare(c)), max_tries=tries, deadline=deadline)
         replays = 2 if found.kind is FailureKind.TIMEOUT else REPLAYS  # each replay of a hang costs a timeout
         same = [d for d in (self.compare(case) for _ in range(replays)) if found.same_kind(d)]
         if not same:
@@ -194,13 +226,15 @@ def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,
         return FuzzResult(info=None, seed=seed, text=False, hello_error=hello_error,
                           duration=time.monotonic() - started)
     in_play = effective_profiles(info, options.profiles)
-    if Profile.ACTIVATION not in in_play:  # the cases are activation events: a host or vendor profile has none
+    if FUZZED_PROFILES.isdisjoint(in_play):  # the cases are activation, text and disclosure events: nothing else has any
         claimed = ", ".join(info.profiles) if info is not None and info.profiles else "no profile"
         return FuzzResult(info=info, seed=seed, text=False, duration=time.monotonic() - started,
-                          nothing_to_test=f"it claims {claimed}; pas fuzz compares the activation profile "
-                                          "(and text): nothing to fuzz")
+                          nothing_to_test=f"it claims {claimed}; pas fuzz compares the activation, text and disclosure "
+                                          "profiles: nothing to fuzz")
     text = Profile.TEXT in in_play
-    search = _Search(adapter, options, text=text, seed=seed, on_progress=on_progress)
+    declared = info.disclosure_options if info is not None and Profile.DISCLOSURE in in_play else None
+    search = _Search(adapter, options, text=text, seed=seed, on_progress=on_progress,
+                     activation=Profile.ACTIVATION in in_play or declared is None, declared=declared)
     search.run()
     try:
         finding = search.finish()

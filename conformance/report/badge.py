@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from conformance.suite.results import RunResult
 
 LABEL = "PAS"
-PROFILE_ORDER = ("activation", "text", "host")
+PROFILE_ORDER = ("activation", "text", "host", "disclosure")
 _PASSED = frozenset({"passed", "stale"})
 # shields.io's named colours and the hex values its badges draw them with.
 COLORS = {"brightgreen": "#4c1", "green": "#97ca00", "yellowgreen": "#a4a61d", "yellow": "#dfb317",
@@ -59,7 +59,7 @@ class Badge:
 
 
 def main_profile(profiles: Iterable[str]) -> str:
-    """The most specific profile a scenario needs: the last of activation, text, host it names."""
+    """The most specific profile a scenario needs: the last of activation, text, host, disclosure it names."""
     needed = set(profiles)
     return next((p for p in reversed(PROFILE_ORDER) if p in needed), "activation")
 

@@ -19,14 +19,17 @@ Every line is a JSON object with a ``type``:
 
 ``{"type": "summary", ...}`` — last::
 
-    implementation            {name, version, language, profiles} or null (hello failed)
+    implementation            {name, version, language, profiles, disclosure?} or null (hello
+                              failed); disclosure: the options it declares
     profiles                  the profiles under test
     total, counts             scenarios, and how many ended with each outcome
     requirements              {id: {level, profile, title, status, passed, failed, errored,
-                              skipped, xfailed, stale}}; status passed | failed | errored |
-                              xfailed | untested
-    levels                    {MUST|SHOULD|MAY: {passed, failed, errored, xfailed, untested}}
-                              (requirements per verdict)
+                              skipped, xfailed, stale, declined_by?}}; status passed | failed |
+                              errored | xfailed | declined | untested; declined: a SHOULD the
+                              implementation's declared disclosure options decline (a hazard
+                              its users will hit), declined_by the declared values that do
+    levels                    {MUST|SHOULD|MAY: {passed, failed, errored, xfailed, declined,
+                              untested}} (requirements per verdict)
     interrupted, stopped      whether a signal stopped the run; null, or {kind, message, signal}
     duration, exit_code       seconds; the exit status of the pas run that wrote the report
                               (null when written by other means)

@@ -32,6 +32,12 @@ def _tables(run: RunResult) -> list[str]:
         lines += ["", "| requirement | level | status | title |", "| --- | --- | --- | --- |"]
         lines += [f"| {t.requirement.id} | {t.requirement.level} | {t.status.value} | {_cell(t.requirement.title)} |"
                   for t in bad]
+    declined = [t for t in run.summary.requirements if t.status is RequirementStatus.DECLINED]
+    if declined:
+        lines += ["", "Declined by declaration (hazards the implementation's users will hit):", "",
+                  "| requirement | level | hazard | declared |", "| --- | --- | --- | --- |"]
+        lines += [f"| {t.requirement.id} | {t.requirement.level} | {_cell(t.requirement.title)} | {_cell(t.declined)} |"
+                  for t in declined]
     return lines
 
 

@@ -11,7 +11,8 @@ from html import escape
 from conformance.report.matrix import NO_REQUIREMENT, Matrix
 
 # Marks that every common font has (emoji glyphs are missing on many systems); colour says the rest.
-SYMBOLS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "×", "stale": "!", "untested": "○"}
+SYMBOLS = {"passed": "✓", "failed": "✗", "errored": "!", "skipped": "–", "xfailed": "×", "stale": "!", "untested": "○",
+           "declined": "⚠"}
 
 _STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",sans-serif;margin:1.5rem;color:#1b1f24;background:#fff}
@@ -25,11 +26,11 @@ tr.group th,tr.group td{background:#eef2f7;font-weight:600}
 tr.group .title{font-weight:400;color:#424a53}
 .id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 .passed{background:#dafbe1}.failed,.errored,.stale{background:#ffebe9}
-.skipped,.untested,.none{background:#f6f8fa;color:#57606a}.xfailed{background:#fff8c5}
+.skipped,.untested,.none{background:#f6f8fa;color:#57606a}.xfailed,.declined{background:#fff8c5}
 .legend span{margin-right:1rem;white-space:nowrap}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}th,td{border-color:#30363d}
 thead th{background:#161b22}tr.group th,tr.group td{background:#1c2330}tr.group .title{color:#9da7b3}
-.passed{background:#12361f}.failed,.errored,.stale{background:#4a1d1d}.xfailed{background:#3d3410}
+.passed{background:#12361f}.failed,.errored,.stale{background:#4a1d1d}.xfailed,.declined{background:#3d3410}
 .skipped,.untested,.none{background:#161b22;color:#9da7b3}}
 """
 
@@ -83,7 +84,7 @@ def _details(matrix: Matrix) -> list[str]:
 def render_matrix(matrix: Matrix) -> str:
     """A complete HTML page: overview, legend, the scenario x implementation matrix, every non-pass."""
     legend = "".join(f'<span class="{o}">{escape(SYMBOLS[o])} {o}</span>'
-                     for o in ("passed", "failed", "errored", "skipped", "xfailed", "stale", "untested"))
+                     for o in ("passed", "failed", "errored", "skipped", "xfailed", "stale", "untested", "declined"))
     head = "".join(f'<th class="c">{escape(r.label)}</th>' for r in matrix.runs)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',

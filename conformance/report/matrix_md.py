@@ -5,9 +5,10 @@ from __future__ import annotations
 from conformance.report.matrix import NO_REQUIREMENT, Matrix
 
 SYMBOLS = {"passed": "✅", "failed": "❌", "errored": "💥", "skipped": "⏭️", "xfailed": "🟡", "stale": "❗",
-           "untested": "⚪", "": "—"}
-LEGEND = ("✅ passed · ❌ failed · 💥 errored · ⏭️ skipped (profile not claimed) · 🟡 expected failure · "
-          "❗ stale expected failure · ⚪ untested · — not run")
+           "untested": "⚪", "declined": "⚠️", "": "—"}
+LEGEND = ("✅ passed · ❌ failed · 💥 errored · ⏭️ skipped (profile not claimed, or not applicable under the declared "
+          "options) · 🟡 expected failure · ❗ stale expected failure · ⚪ untested · ⚠️ declined by declaration (a "
+          "hazard the implementation declares) · — not run")
 
 
 def cell_text(text: str) -> str:

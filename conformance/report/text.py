@@ -212,17 +212,31 @@ def _skipped_lines(results: Iterable[ScenarioResult], color: bool, *, total: int
     return lines
 
 
+def status_words(status: str) -> str:
+    """A requirement verdict as the summaries say it (``declined by declaration`` for ``declined``)."""
+    return "declined by declaration" if status == RequirementStatus.DECLINED else status
+
+
 def requirement_lines(run: RunResult) -> list[str]:
-    """Verdicts per RFC 2119 level, then each requirement that is not met."""
+    """Verdicts per RFC 2119 level, then each requirement that is not met, then each declined SHOULD.
+
+    A declined SHOULD is a hazard the implementation declares (a disclosure option's value):
+    its title says what users will hit, and the declared values why it is declined.
+    """
     lines = ["Requirements (" + ", ".join(run.profiles) + "):"]
+    width = max((len(level) for level in run.summary.levels), default=7)
     for level, counts in run.summary.levels.items():
-        parts = [f"{n} {status}" for status, n in counts.items() if n]
-        lines.append(f"  {level:7} {', '.join(parts)} (of {sum(counts.values())})")
+        parts = [f"{n} {status_words(status)}" for status, n in counts.items() if n]
+        lines.append(f"  {level:{width}} {', '.join(parts)} (of {sum(counts.values())})")
     bad = {RequirementStatus.FAILED, RequirementStatus.ERRORED}
     for tally in run.summary.requirements:
         if tally.status in bad:
             tallied = ", ".join(f"{n} {o}" for o, n in tally.counts.items() if n)
             lines.append(f"  {tally.status.value:7} {tally.requirement.id} ({tally.requirement.level}) {tallied}")
+    for tally in run.summary.requirements:
+        if tally.status is RequirementStatus.DECLINED:
+            r = tally.requirement
+            lines.append(f"  declined {r.id} ({r.level}) {r.title}: declared {tally.declined}")
     return lines
 
 

@@ -66,6 +66,12 @@ class Table:
         """What a step of ``action`` blames when no field says more (an errored step, an unlisted field)."""
         return self.fallbacks.get(action, ())
 
+    def history_ids(self, happened: Iterable[str]) -> frozenset[str]:
+        """Every requirement some rule's history refinement names for what ``happened`` (``rebuilt``, ``threads`` ...)."""
+        happened = set(happened)
+        return frozenset(i for rules in self.fields.values() for top in rules.values() for rule in top.walk()
+                         for name, ids in rule.history.items() if name in happened for i in ids)
+
     def requirement_ids(self) -> frozenset[str]:
         """Every requirement ID the table names."""
         ids = {i for ids in self.fallbacks.values() for i in ids}

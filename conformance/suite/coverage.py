@@ -6,44 +6,16 @@ Requirements come from spec/requirements.yaml; a scenario covers a requirement w
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from conformance.suite.results import Requirement
+from conformance.suite.requirements import Requirement
+from conformance.suite.requirements import load_requirements as load_requirements  # where callers found it first
 from conformance.suite.scenario import Scenario
 from reference_impl.model import Profile
-from reference_impl.problems import Problem
 
 DEFAULT_PROFILES = tuple(Profile)
-
-
-@functools.cache
-def load_requirements(path: Path | None = None) -> tuple[Mapping[str, Requirement], tuple[Problem, ...]]:
-    """The requirements by id, in file order (spec/requirements.yaml unless ``path``).
-
-    Never raises: an unreadable file gives no requirements and the problems; malformed
-    entries are skipped (the file's schema check reports them).
-    """
-    from conformance.documents.loader import load_mapping
-    from reference_impl.spec_files import spec_dir
-
-    try:
-        path = path or spec_dir() / "requirements.yaml"
-    except OSError as error:  # SpecFilesMissing: a broken installation
-        return {}, (Problem(code="spec-missing", message=str(error)),)
-    doc, problems = load_mapping(path)
-    if doc is None:
-        return {}, tuple(problems)
-    found: dict[str, Requirement] = {}
-    for entry in doc.value.get("requirements") or ():
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-            found[entry["id"]] = Requirement(id=entry["id"], level=str(entry.get("level", "UNKNOWN")),
-                                             profile=str(entry.get("profile", "")), title=str(entry.get("title", "")),
-                                             text=str(entry.get("text", "")))
-    return found, ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,50 +8,18 @@ and plugins, orders and configs exactly, provenance layers when the host reports
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from conformance.suite.disclosure_expectations import check_disclosure
+from conformance.suite.mismatch import MISSING as _MISSING
+from conformance.suite.mismatch import Mismatch as Mismatch  # where callers found it first
 from conformance.suite.scenario import HostExpectation, Step, TextExpectation
+from reference_impl.disclosure_options import Options
 from reference_impl.problems import pointer_join
 
 RUN_KEYS = ("state", "rounds_left", "hint", "brief_shown", "methods_shown", "injection_called")
 CALL_KEYS = ("outcome", "rounds", "ends_step")
-_MISSING = object()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Mismatch:
-    """One difference between an expectation and an observation.
-
-    ``field`` is the kind of expectation (``state``, ``rounds_left``, ``hint``, ``shown``,
-    ``order``, ``outcome``, ``rounds``, ``ends_step``, ``block``, ``text``, ``events``,
-    ``problems``, ``load_order``, ``setup_order``, ``config``, ``provenance`` ...), which is what
-    :mod:`conformance.suite.attribution` maps to requirements; ``pointer`` is an RFC 6901
-    pointer into the observation; ``subject`` names the plugin a view expectation is about;
-    ``check`` says how the two were compared when it is not plain equality (``contains``,
-    ``not_contains``, ``presence``, ``count``, ``set``).
-    """
-
-    field: str
-    pointer: str
-    expected: Any
-    actual: Any
-    subject: str = ""
-    check: str = "equals"
-
-    @property
-    def where(self) -> str:
-        """The pointer with what it is about, for people: ``/plugins/2/state (weather)``."""
-        about = ", ".join(part for part in (self.subject, "" if self.check == "equals" else self.check) if part)
-        return f"{self.pointer or '/'}" + (f" ({about})" if about else "")
-
-    def __str__(self) -> str:
-        actual = "(missing)" if self.actual is _MISSING else repr(self.actual)
-        return f"{self.where}: expected {self.expected!r}, got {actual}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"field": self.field, "pointer": self.pointer, "subject": self.subject, "check": self.check,
-                "expected": self.expected, "actual": None if self.actual is _MISSING else self.actual}
 
 
 def _compare_view(pointer: str, expected: Mapping[str, Any], actual: Mapping[str, Any],
@@ -206,7 +174,26 @@ def _check_problems(expected: tuple[Mapping[str, Any], ...], actual: Any) -> lis
                      actual={"missing": missing, "unexpected": extra})]
 
 
-def _check_provenance(expected: Mapping[str, str], actual: Any) -> list[Mismatch]:
+def resolves(document: Any, pointer: str) -> bool:
+    """Whether the RFC 6901 ``pointer`` names a value of ``document`` (mappings and lists)."""
+    if pointer == "":
+        return True
+    if not pointer.startswith("/"):
+        return False
+    node = document
+    for token in pointer[1:].split("/"):
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return False
+    return True
+
+
+def _check_provenance(expected: Mapping[str, str], actual: Any, config: Any) -> list[Mismatch]:
+    """The expected layers, and no entry for a value the merged config does not hold (HOST-CFG-8)."""
     if actual is _MISSING:  # HOST-CFG-6 is a SHOULD: a host that keeps no provenance is not wrong
         return []
     if not isinstance(actual, Mapping):
@@ -218,6 +205,10 @@ def _check_provenance(expected: Mapping[str, str], actual: Any) -> list[Mismatch
         if got != layer:
             mismatches.append(Mismatch(field="provenance", pointer=pointer_join(pointer_join("/provenance", pointer), "layer"),
                                        expected=layer, actual=got))
+    if isinstance(config, Mapping):
+        mismatches += [Mismatch(field="provenance", pointer=pointer_join("/provenance", pointer), check="stale",
+                                expected="no entry: the config holds no value there", actual=entry)
+                       for pointer, entry in actual.items() if not resolves(config, str(pointer))]
     return mismatches
 
 
@@ -237,17 +228,22 @@ def check_host(expectation: HostExpectation, observed: Mapping[str, Any]) -> lis
         mismatches.append(Mismatch(field="config", pointer="/config", expected=expectation.config,
                                    actual=observed.get("config", _MISSING)))
     if expectation.provenance is not None:
-        mismatches += _check_provenance(expectation.provenance, observed.get("provenance", _MISSING))
+        mismatches += _check_provenance(expectation.provenance, observed.get("provenance", _MISSING),
+                                        observed.get("config", _MISSING))
     return mismatches
 
 
-def check_step(step: Step, observed: object, *, text: bool) -> list[Mismatch]:
+def check_step(step: Step, observed: object, *, text: bool, disclosure: Options | None = None) -> list[Mismatch]:
     """Every difference between ``observed`` (an observation's JSON) and the step's expectations.
 
-    ``text`` says whether the implementation claims the text profile (text checks only then).
+    ``text`` says whether the implementation claims the text profile (text checks only then);
+    ``disclosure`` is the options it declares (the defaults when None), whose loader tools
+    every tool list of a disclosure step must hold (DISC-CAT-3).
     """
     if not isinstance(observed, Mapping):
         return [Mismatch(field="observation", pointer="", expected="an observation object", actual=observed)]
+    if step.is_disclosure:
+        return check_disclosure(step, observed, disclosure if disclosure is not None else Options())
     if step.is_host:
         return check_host(step.host, observed) if step.host is not None else []
     mismatches = _check_run(step, observed) if step.action == "run" else _check_reply(step, observed)

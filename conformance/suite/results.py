@@ -14,6 +14,8 @@ from typing import Any
 
 from conformance.adapters.implementation import FailureKind, InFlight
 from conformance.suite.expectations import Mismatch
+from conformance.suite.requirements import Requirement as Requirement  # where callers found it first
+from reference_impl.disclosure_options import Options
 from reference_impl.model import ImplementationInfo
 from reference_impl.problems import SourceLocation
 
@@ -72,6 +74,7 @@ class RequirementStatus(enum.StrEnum):
     FAILED = "failed"
     ERRORED = "errored"
     XFAILED = "xfailed"
+    DECLINED = "declined"  # a SHOULD the implementation's declared options decline (declined_by): a hazard, not a failure
     UNTESTED = "untested"  # no scenario covering it ran to a verdict (skipped or none)
 
 
@@ -166,37 +169,38 @@ class ScenarioResult:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Requirement:
-    """A requirement as the summary and reports need it: id, RFC 2119 level, profile, title, text."""
-
-    id: str
-    level: str = "UNKNOWN"
-    profile: str = ""
-    title: str = ""
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RequirementTally:
     """Counts of scenario outcomes charged to one requirement, and the verdict."""
 
     requirement: Requirement
     counts: Mapping[str, int] = field(default_factory=dict)
+    declined: str = ""  # the declared values that decline it (``state_scope: instance``); '' when not declined
 
     @property
     def status(self) -> RequirementStatus:
-        """Errored beats failed beats xfailed beats passed; nothing conclusive is untested."""
-        for outcome, status in ((Outcome.ERRORED, RequirementStatus.ERRORED), (Outcome.FAILED, RequirementStatus.FAILED),
-                                (Outcome.XFAILED, RequirementStatus.XFAILED), (Outcome.PASSED, RequirementStatus.PASSED)):
+        """Errored beats failed beats declined beats xfailed beats passed; nothing conclusive is untested.
+
+        A declined SHOULD is not tested (its scenarios require other values and are skipped);
+        should a failure still be charged to it, the failure is what the report says.
+        """
+        for outcome, status in ((Outcome.ERRORED, RequirementStatus.ERRORED), (Outcome.FAILED, RequirementStatus.FAILED)):
+            if self.counts.get(outcome.value):
+                return status
+        if self.declined:
+            return RequirementStatus.DECLINED
+        for outcome, status in ((Outcome.XFAILED, RequirementStatus.XFAILED), (Outcome.PASSED, RequirementStatus.PASSED)):
             if self.counts.get(outcome.value):
                 return status
         return RequirementStatus.UNTESTED
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form inside the summary object."""
+        """The JSON form inside the summary object (``declined_by``: the declared values that decline it)."""
         r = self.requirement
-        return {"level": r.level, "profile": r.profile, "title": r.title, "status": self.status.value,
-                **{o.value: self.counts.get(o.value, 0) for o in Outcome}}
+        doc = {"level": r.level, "profile": r.profile, "title": r.title, "status": self.status.value,
+               **{o.value: self.counts.get(o.value, 0) for o in Outcome}}
+        if self.declined:
+            doc["declined_by"] = self.declined
+        return doc
 
 
 def _tally(results: Iterable[ScenarioResult]) -> dict[str, Counter[str]]:
@@ -219,15 +223,24 @@ class Summary:
 
     @classmethod
     def of(cls, results: Iterable[ScenarioResult], requirements: Mapping[str, Requirement],
-           profiles: Iterable[str]) -> Summary:
-        """Summarise ``results``; ``requirements`` of the ``profiles`` in play are listed even when untested."""
+           profiles: Iterable[str], declared: Options | None = None) -> Summary:
+        """Summarise ``results``; ``requirements`` of the ``profiles`` in play are listed even when untested.
+
+        ``declared`` is the implementation's disclosure declaration (None when the disclosure
+        profile is not in play): a SHOULD whose ``declined_by`` it meets is declined.
+        """
         results = list(results)
         tallies = _tally(results)
         wanted = set(profiles)
         ids = [r for r, req in requirements.items() if req.profile in wanted]
         ids += sorted(set(tallies) - set(ids))
-        rows = tuple(RequirementTally(requirement=requirements.get(r) or Requirement(id=r), counts=dict(tallies.get(r, {})))
-                     for r in ids)
+
+        def tally(rid: str) -> RequirementTally:
+            requirement = requirements.get(rid) or Requirement(id=rid)
+            declined = requirement.declining(declared) if declared and requirement.declined_under(declared) else ""
+            return RequirementTally(requirement=requirement, counts=dict(tallies.get(rid, {})), declined=declined)
+
+        rows = tuple(tally(r) for r in ids)
         levels: dict[str, Counter[str]] = {}
         for row in rows:
             levels.setdefault(row.requirement.level, Counter())[row.status.value] += 1

@@ -37,9 +37,10 @@ from conformance.suite.results import (
     bounded,
 )
 from conformance.suite.scenario import Scenario, Step
-from reference_impl.model import ImplementationInfo
+from reference_impl.disclosure_options import Options
+from reference_impl.model import ImplementationInfo, Profile
 
-ALL_PROFILES = ("activation", "text", "host")
+ALL_PROFILES = ("activation", "text", "host", "disclosure")
 
 
 def select_scenarios(scenarios: Iterable[Scenario], *, keyword: str | None = None,
@@ -59,16 +60,17 @@ def _base(scenario: Scenario, outcome: Outcome, **fields: Any) -> ScenarioResult
                           requirements=scenario.requirements, outcome=outcome, **fields)
 
 
-def _failure(scenario: Scenario, step: Step, observed: Any, mismatches: Sequence[Any]) -> StepFailure:
+def _failure(scenario: Scenario, step: Step, observed: Any, mismatches: Sequence[Any],
+             declared: Options | None) -> StepFailure:
     kept = tuple(replace(m, expected=bounded(m.expected), actual=bounded(m.actual)) for m in mismatches[:100])
     return StepFailure(index=step.index, action=step.action, note=step.note, event=step.event_json(),
-                       mismatches=kept, breaks=blamed(scenario, step, mismatches, observed),
+                       mismatches=kept, breaks=blamed(scenario, step, mismatches, observed, declared=declared),
                        observed=bounded(observed), source=step.source)
 
 
-def _check(step: Step, observed: Any, text: bool) -> list[Any]:
+def _check(step: Step, observed: Any, text: bool, declared: Options | None) -> list[Any]:
     try:
-        return check_step(step, observed, text=text)
+        return check_step(step, observed, text=text, disclosure=declared)
     except Exception as error:  # noqa: BLE001 - an observation too malformed to compare
         raise ImplementationFailed(kind=FailureKind.MALFORMED, reason="malformed observation",
                                    detail=f"{type(error).__name__}: {error}") from None
@@ -100,32 +102,53 @@ def errored(scenario: Scenario, error: ErrorDetail) -> ScenarioResult:
     return _base(scenario, Outcome.ERRORED, error=error)
 
 
-def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[str]) -> ScenarioResult:
-    """Run one scenario against an implementation claiming ``profiles``.
+def not_applicable(scenario: Scenario, declared: Options | None) -> str:
+    """Why a disclosure scenario does not apply under the declared options ('' when it does, or is no disclosure scenario)."""
+    if not scenario.is_disclosure or not scenario.requires:
+        return ""
+    unmet = (declared or Options()).unmet(scenario.requires)
+    return f"not applicable under the declared options: {'; '.join(unmet)}" if unmet else ""
 
-    Skipped when the scenario needs an unclaimed profile; text expectations are checked
-    only when ``text`` is claimed. Never raises for the implementation's faults (only
+
+def _events(scenario: Scenario) -> tuple[list[Any], Any]:
+    """What to send and how to begin: a host scenario's host_load resets the host (no start); a
+    disclosure scenario begins with its catalogue (disclosure-start, answered before the first step)."""
+    events: list[Any] = [s.event for s in scenario.steps]
+    if scenario.is_disclosure:
+        return [scenario.opening, *events], None
+    return events, None if scenario.is_host else (scenario.plugins, scenario.host)
+
+
+def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[str],
+                 declared: Options | None = None) -> ScenarioResult:
+    """Run one scenario against an implementation claiming ``profiles`` (and declaring ``declared``).
+
+    Skipped when the scenario needs an unclaimed profile, or requires disclosure options the
+    declaration does not meet (the defaults when ``declared`` is None); text expectations are
+    checked only when ``text`` is claimed. Never raises for the implementation's faults (only
     KeyboardInterrupt passes through, and UnusableImplementation for a Python implementation
     that cannot be driven at all).
     """
     missing = [p for p in scenario.profiles if p not in profiles]
     if missing:
         return _base(scenario, Outcome.SKIPPED, reason=f"needs profile {', '.join(missing)}, which is not claimed")
+    skip = not_applicable(scenario, declared)
+    if skip:
+        return _base(scenario, Outcome.SKIPPED, reason=skip)
     text = "text" in profiles
     started = time.perf_counter()
     step: Step | None = None
-    # A host scenario begins with host_load, which resets the host: no start.
-    begin = None if scenario.is_host else (scenario.plugins, scenario.host)
-    answers = stream(adapter, [s.event for s in scenario.steps], start=begin)
+    events, begin = _events(scenario)
+    answers = stream(adapter, events, start=begin, split_writes=scenario.split_writes)
     try:
-        if begin is not None:
-            next(answers)
+        if begin is not None or scenario.is_disclosure:
+            next(answers)  # start, or the catalogue: answered, nothing to compare
         for step in scenario.steps:
             observed = next(answers)
-            mismatches = _check(step, observed, text)
+            mismatches = _check(step, observed, text, declared)
             if mismatches:
-                return _base(scenario, Outcome.FAILED, failure=_failure(scenario, step, observed, mismatches),
-                             duration=time.perf_counter() - started)
+                failure = _failure(scenario, step, observed, mismatches, declared)
+                return _base(scenario, Outcome.FAILED, failure=failure, duration=time.perf_counter() - started)
         next(answers, None)  # a failure that came only with requests written ahead is raised at the end
     except UnusableImplementation:
         raise  # the caller's mistake, said once: not a result of this scenario
@@ -231,6 +254,8 @@ class Repeats:
 
     def count(self, result: ScenarioResult) -> int:
         """Note ``result``; how many scenarios in a row, up to it, hung or crashed like it (0: it did not)."""
+        if result.outcome is Outcome.SKIPPED:  # not run (a disclosure scenario not applicable): no link broken
+            return 0
         error = result.error
         if error is None or error.kind not in _HANG_OR_CRASH:
             self.key, self.ids = None, []
@@ -260,6 +285,7 @@ class _Run:
         self.started = time.monotonic()
         self.info: ImplementationInfo | None = None
         self.in_play: tuple[str, ...] = ()
+        self.declared: Options | None = None  # the disclosure declaration, with the disclosure profile in play
         self.results: list[ScenarioResult] = []
         self.start_failures = 0
         self.repeats = Repeats()
@@ -290,10 +316,12 @@ class _Run:
         self.start_failures = 0
         if self.info is None:
             self.info, self.in_play = info, effective_profiles(info, self.requested)
+            self.declared = info.disclosure_options if Profile.DISCLOSURE in self.in_play else None
             if not self.in_play:
                 self.stop = _nothing_to_test(info, self.requested)
                 return
-        result = apply_expected(run_scenario(self.adapter, scenario, profiles=self.in_play), self.expected)
+        result = apply_expected(run_scenario(self.adapter, scenario, profiles=self.in_play, declared=self.declared),
+                                self.expected)
         self.record(result)
         if self.limits.fail_fast and result.outcome in BAD_OUTCOMES:
             self.stop = Stop(kind=StopKind.FAIL_FAST, message=f"stopped at the first failure ({result.id}) (-x)")
@@ -344,5 +372,5 @@ def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapp
     summary_profiles = run.in_play or tuple(profiles or ("activation",))
     return RunResult(info=run.info, results=tuple(run.results), profiles=summary_profiles,
                      interrupted=run.stop is not None and run.stop.kind is StopKind.SIGNAL, stop=run.stop,
-                     summary=Summary.of(run.results, requirements, summary_profiles),
+                     summary=Summary.of(run.results, requirements, summary_profiles, run.declared),
                      duration=time.monotonic() - run.started)

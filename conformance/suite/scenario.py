@@ -7,7 +7,10 @@ rows ``pas fuzz`` writes steps with.
 
 Host scenarios (profile ``host``) are made of host steps only (``host_load`` first); each
 step's event is then a host command of ``reference_impl.host_commands`` and its expectations a
-:class:`HostExpectation`.
+:class:`HostExpectation`. Disclosure scenarios (profile ``disclosure``) have a ``tools`` catalogue,
+the options they ``require``, and disclosure steps only; their first event, before any step, is
+``disclosure-start`` with the catalogue (:attr:`Scenario.opening`). Their rules beyond the schema
+are :mod:`conformance.suite.disclosure_checks`.
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ from typing import Any
 from conformance.documents.loader import YamlDocument, load_mapping
 from conformance.documents.schemas import check_against
 from conformance.documents.step_form import StepContext
-from conformance.documents.step_table import HOST_KEYS, ROWS
+from conformance.documents.step_table import DISCLOSURE_KEYS, HOST_KEYS, ROWS
 from conformance.documents.walk import walk_folder
+from conformance.suite.disclosure_checks import check_disclosure_steps
+from reference_impl.disclosure_commands import DisclosureEvent, DisclosureStart, Tool
 from reference_impl.events import Event
+from reference_impl.frozen import EMPTY, FrozenMap, freeze
 from reference_impl.host_commands import HOST_COMMAND_TYPES, Behaviour, HostCommand, Load, command_to_json
 from reference_impl.model import HostConfig, Manifest, Profile
 from reference_impl.problems import Problem, Severity, SourceLocation
@@ -66,10 +72,11 @@ class Step:
 
     index: int
     action: str
-    event: Event | HostCommand
+    event: Event | HostCommand | DisclosureEvent
     expect: Mapping[str, Any] = field(default_factory=dict)
     shown: tuple[str, ...] | None = None
     order: tuple[str, ...] | None = None
+    answers: tuple[Mapping[str, Any], ...] | None = None
     text: TextExpectation | None = None
     host: HostExpectation | None = None
     covers: tuple[str, ...] = ()
@@ -86,6 +93,11 @@ class Step:
         """Whether the step sends a host command (profile ``host``)."""
         return self.action in HOST_KEYS
 
+    @property
+    def is_disclosure(self) -> bool:
+        """Whether the step sends a disclosure event (profile ``disclosure``)."""
+        return self.action in DISCLOSURE_KEYS
+
     def event_json(self) -> dict[str, Any]:
         """The wire form of the step's event or host command (``{"cmd": ...}``)."""
         return command_to_json(self.event) if isinstance(self.event, HOST_COMMAND_TYPES) else self.event.to_json()
@@ -93,7 +105,10 @@ class Step:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scenario:
-    """A complete scenario: plugins, host config, steps, and what it covers."""
+    """A complete scenario: plugins, host config, steps, and what it covers.
+
+    ``split_writes``: over stdio, each request line is written in pieces (a transport scenario).
+    """
 
     id: str
     title: str
@@ -106,12 +121,28 @@ class Scenario:
     environment: Mapping[str, str] = field(default_factory=dict)
     overrides: tuple[str, ...] = ()
     behaviour: Behaviour = field(default_factory=Behaviour)
+    split_writes: bool = False
+    tools: tuple[Tool, ...] = ()
+    requires: Mapping[str, tuple[Any, ...]] = EMPTY
     path: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "requires", FrozenMap(self.requires))
 
     @property
     def is_host(self) -> bool:
         """Whether this is a host scenario (its steps are host commands, the first a load)."""
         return any(step.is_host for step in self.steps)
+
+    @property
+    def is_disclosure(self) -> bool:
+        """Whether this is a disclosure scenario (profile ``disclosure``: a catalogue, then disclosure steps)."""
+        return Profile.DISCLOSURE in self.profiles
+
+    @property
+    def opening(self) -> DisclosureStart:
+        """A disclosure scenario's first event, before its steps: its catalogue, which forgets all earlier state."""
+        return DisclosureStart(tools=self.tools)
 
     @property
     def requirements(self) -> tuple[str, ...]:
@@ -141,6 +172,7 @@ def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, context: StepCo
         expect=raw.get("expect", {}),
         shown=tuple(raw["shown"]) if "shown" in raw else None,
         order=tuple(raw["order"]) if "order" in raw else None,
+        answers=freeze(raw["answers"]) if "answers" in raw else None,
         text=TextExpectation(
             equals=text.get("equals"), contains=tuple(text.get("contains", ())),
             not_contains=tuple(text.get("not_contains", ())),
@@ -174,8 +206,18 @@ def _plugin_entries(doc: YamlDocument, fixtures: Mapping[str, Any]) -> list[tupl
         if "fixture" in entry:
             fixture = fixtures.get(entry["fixture"])
             manifest = None if fixture is None else {**fixture, **entry.get("with", {})}
-        entries.append((f"/plugins/{index}", entry, manifest))
+        if manifest is not None and "copies" in entry:
+            entries += [(f"/plugins/{index}", entry, copy) for copy in copies_of(manifest, entry["copies"])]
+        else:
+            entries.append((f"/plugins/{index}", entry, manifest))
     return entries
+
+
+def copies_of(manifest: Mapping[str, Any], count: int) -> list[dict[str, Any]]:
+    """``count`` copies of a manifest document: module_name ``<m>_<i>``, name ``<name> <i>`` (i from 1, zero-padded)."""
+    width = len(str(count))
+    return [{**manifest, "module_name": f"{manifest.get('module_name')}_{i:0{width}d}", "name": f"{manifest.get('name')} {i}"}
+            for i in range(1, count + 1)]
 
 
 def _check_plugins(doc: YamlDocument, fixtures: Mapping[str, Any], check_schema: bool) -> list[Problem]:
@@ -208,7 +250,7 @@ def check_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, ch
     fixtures, fixture_problems = _fixtures(fixtures_path, check_schema)
     if fixture_problems:
         return list(fixture_problems)
-    return _check_plugins(doc, fixtures, check_schema) + check_host_steps(doc)
+    return _check_plugins(doc, fixtures, check_schema) + check_host_steps(doc) + check_disclosure_steps(doc)
 
 
 def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
@@ -238,7 +280,10 @@ def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Sc
         environment=load.environment,
         overrides=load.overrides,
         behaviour=load.behaviour,
+        split_writes=bool(raw.get("split_writes", False)),
         steps=tuple(_step(i, step, doc, context) for i, step in enumerate(raw["steps"])),
+        tools=tuple(Tool.from_json(tool) for tool in raw.get("tools", ())),
+        requires={option: tuple(values) for option, values in raw.get("requires", {}).items()},
         path=doc.path,
     )
 

@@ -23,7 +23,7 @@ from conformance.validate.suppress import Config, Suppressions, apply_suppressio
 from reference_impl.problems import Problem, Severity
 
 _UNRECOGNIZED_HINT = "skipped, use --kind to check it anyway"
-_PARALLEL_FROM = 256  # files; below this, starting worker processes costs more than it saves
+_PARALLEL_FROM = 20_000  # files; below this, worker processes cost more CPU than they save wall time (bench/README.md)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

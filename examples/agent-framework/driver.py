@@ -26,6 +26,9 @@ Interface (all methods async; `MafDriver.open(...)` builds and connects):
     model call until the driver answers it.
     rebuild(store="kept"|"reset"): a new Agent and chat client; "kept" keeps the MCPTool instance
         (where MAF keeps the loaded set), "reset" makes a new MCPTool and connection. Sessions (history) stay.
+    restart(store="kept"|"reset"): the whole host anew, as after a process restart: a new MCPTool,
+        connection, Agent and chat client; "kept" restores the sessions from their serialised form,
+        "reset" forgets them (the PAS adapter's disclosure-rebuild).
     trim(thread, keep_last): keep the last `keep_last` messages of the thread's stored history.
     reset(kind="close"|"reconnect"): the resets MCPTool offers: `close()` or `connect(reset=True)`.
     state() -> {"loaded": [...], "connected": bool}: MCPTool's private loaded set, for checking facts only.
@@ -198,6 +201,22 @@ class MafDriver(ScriptedDriver):
             await self._build_tool()
         self._build_agent()
         return {"store": store, "mcp_tool_id": id(self.tool)}
+
+    async def restart(self, store: str = "kept") -> dict[str, Any]:
+        """The host process restarts: a new MCPTool with its own connection, a new Agent and chat client.
+
+        "kept" restores each thread's session from its serialised form (`AgentSession.to_dict` through
+        JSON and back with `AgentSession.from_dict`, as a session store keeps it); "reset" forgets every
+        session. The MCP server stays (it is another process). Raises ValueError if runs are open.
+        """
+        if store not in ("kept", "reset"):
+            raise ValueError("store is 'kept' or 'reset'")
+        self._refuse_if_open("restart")
+        saved = {thread: json.dumps(s.to_dict()) for thread, s in self._sessions.items()} if store == "kept" else {}
+        await self._build_tool()
+        self._build_agent()
+        self._sessions = {thread: AgentSession.from_dict(json.loads(doc)) for thread, doc in saved.items()}
+        return {"store": store, "mcp_tool_id": id(self.tool), "sessions": sorted(self._sessions)}
 
     async def trim(self, thread: str, keep_last: int) -> dict[str, Any]:
         """Keep the last `keep_last` messages of the thread's stored history (between requests)."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 KINDS = ("load", "unload", "search", "list", "invoke")
-OPS = ("begin_request", "model_step", "end_request", "rebuild", "trim", "reset", "state")
+OPS = ("begin_request", "model_step", "end_request", "rebuild", "restart", "trim", "reset", "state")  # restart: MAF only
 
 
 @dataclass(frozen=True)

@@ -199,12 +199,18 @@ class ScriptedDriver:
                       error="; ".join(errors) or None)
 
     def _consume_execution(self, call: Call, ran: list[tuple[str, dict[str, Any]]]) -> bool:
-        """Whether this invoke's tool function ran (each execution is matched to one call only)."""
-        for index, (name, arguments) in enumerate(ran):
-            if self._is_tool(call, name) and arguments == dict(call.arguments):
-                del ran[index]
-                return True
-        return False
+        """Whether this invoke's tool function ran (each execution is matched to one call only).
+
+        An execution with this call's arguments is matched first; failing that, the first execution
+        of the same tool, because a host may drop arguments its schema lacks before the function
+        runs (MAF does: `{"city": "Oslo"}` for a tool without parameters arrives as `{}`).
+        """
+        same_tool = [index for index, (name, _) in enumerate(ran) if self._is_tool(call, name)]
+        exact = [index for index in same_tool if ran[index][1] == dict(call.arguments)]
+        if not same_tool:
+            return False
+        del ran[(exact or same_tool)[0]]
+        return True
 
     async def end_request(self, thread: str, text: str | None = None) -> dict[str, Any]:
         """The model answers plain text (unique by default); wait for the request to finish and say how it ended."""

@@ -38,7 +38,7 @@
 import { generateText, isStepCount, jsonSchema, tool, toolSearch } from 'ai';
 import {
   DriverError, ScriptedDriver, checkCatalogue, installedVersion, toolCallParts,
-} from '../mastra/scripted-host.mjs';
+} from '../node-hosts/scripted-host.mjs';
 
 export const SEARCH_TOOL = 'tool_search';
 const DEFAULTS = { toolOrder: undefined, maxResults: 5, search: 'default' };

@@ -8,7 +8,7 @@ import { generateText, isStepCount, jsonSchema, streamText, tool, toolSearch } f
 import { createRequire } from 'node:module';
 import {
   FACTS_CATALOGUE, invoke, lineCheck, load, pick, prng, randomCatalogue, randomQuery, request, runChecks, same, sample, search, value,
-} from '../mastra/probe-kit.mjs';
+} from '../node-hosts/probe-kit.mjs';
 import { AiSdkDriver } from './driver.mjs';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];

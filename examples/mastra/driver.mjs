@@ -11,7 +11,9 @@
 //     goes in generate's `memory: {thread, resource}` option) | 'request-context' (the reserved
 //     `mastra__threadId` request-context key, as Mastra's server sets it); ttl (ms, default Mastra's
 //     3,600,000); topK, minScore, autoLoad (ToolSearchProcessor's search options); injectCatalog;
-//     includeResolvedTools (the agent's own tools become searchable and leave the first prompt).
+//     includeResolvedTools (the agent's own tools become searchable and leave the first prompt); trimBy 'window'
+//     (default: trim sets Memory's per-call lastMessages for the thread's later requests) | 'delete' (trim deletes
+//     all but the thread's last messages from the store through Memory.deleteMessages, once).
 //   await driver.beginRequest(thread, text) -> {tools: [names of the first model call]}
 //   await driver.modelStep(thread, calls) -> {answers: [{call, hostCall, answer: {type, value}, executed}],
 //     nextTools: [names of the next model call] | null, ended}
@@ -24,8 +26,11 @@
 //   await driver.endRequest(thread) -> {ended: true}: the model answers with text, the generation finishes.
 //   await driver.rebuild('kept' | 'reset') -> a new ToolSearchProcessor and Agent; with memory, a new Memory over
 //     the same InMemoryStore ('kept') or a new empty one ('reset'). Refused while a request is open.
-//   driver.trim(thread, keepLast) -> that thread's later requests recall only the last keepLast messages
-//     (Memory's per-call `lastMessages`); without memory there is nothing to trim ({applied: false}).
+//   await driver.trim(thread, keepLast) -> trimBy 'window': that thread's later requests recall only the last keepLast
+//     messages (Memory's per-call `lastMessages`); trimBy 'delete': every stored message of the thread but the last
+//     keepLast is deleted (Memory.recall, then Memory.deleteMessages). Without memory there is nothing to trim
+//     ({applied: false}).
+//   driver.clearState(thread) -> the processor's own clearState(thread) (a no-op in 'context' storage, Mastra's docs).
 //   driver.idle(ms) -> time passes: the driver moves Date.now forward by ms (the store stamps lastAccessed with
 //     Date.now) and runs the processor's cleanupNow(), the function Mastra's own timer runs every
 //     max(ttl/2, 60 s). No waiting: idle(3_600_001) expires the default one-hour TTL at once.
@@ -41,13 +46,14 @@ import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { Memory } from '@mastra/memory';
 import { z } from 'zod';
-import { DriverError, ScriptedDriver, checkCatalogue, installedVersion, toolCallParts } from './scripted-host.mjs';
+import { DriverError, ScriptedDriver, checkCatalogue, installedVersion, toolCallParts } from '../node-hosts/scripted-host.mjs';
 
 const MODEL_KEY = 'pas__scriptedModel';
 const RESOURCE = 'pas';
 const DEFAULTS = {
   storage: 'in-memory', memory: false, threadVia: 'memory', ttl: undefined,
   topK: undefined, minScore: undefined, autoLoad: false, injectCatalog: false, includeResolvedTools: false,
+  trimBy: 'window',
 };
 
 // Time for idle(): Mastra's in-memory store reads Date.now, so moving it forward is time passing.
@@ -118,14 +124,27 @@ export class MastraDriver extends ScriptedDriver {
     return { rebuilt: true, store };
   }
 
-  /** Later requests on `thread` recall only its last `keepLast` messages (Memory lastMessages). */
-  trim(thread, keepLast) {
+  /** Trim `thread`'s history to its last `keepLast` messages, by the memory window or by deletion (option trimBy). */
+  async trim(thread, keepLast) {
     if (!Number.isInteger(keepLast) || keepLast < 0) throw new DriverError('bad-call', 'keepLast: an integer >= 0');
     if (!this.#options.memory) {
       return { applied: false, how: 'the agent has no memory: each request carries only its own messages' };
     }
-    this.#keepLast.set(thread, keepLast);
-    return { applied: true, how: `memory lastMessages ${keepLast} for the next requests on ${thread}` };
+    if (this.#options.trimBy === 'window') {
+      this.#keepLast.set(thread, keepLast);
+      return { applied: true, how: `memory lastMessages ${keepLast} for the next requests on ${thread}` };
+    }
+    const { messages } = await this.memory.recall({ threadId: thread, resourceId: RESOURCE, perPage: false });
+    const doomed = messages.slice(0, Math.max(messages.length - keepLast, 0)).map((message) => message.id);
+    if (doomed.length > 0) await this.memory.deleteMessages(doomed);
+    return { applied: true, how: `deleted ${doomed.length} of the ${messages.length} stored messages of ${thread}` };
+  }
+
+  /** The processor's own host-side reset of one thread's loaded tools (Mastra: a no-op in 'context' storage). */
+  clearState(thread) {
+    if (typeof thread !== 'string' || thread === '') throw new DriverError('bad-thread', 'thread: a non-empty string');
+    this.processor.clearState(thread);
+    return { cleared: thread, how: `ToolSearchProcessor.clearState(${JSON.stringify(thread)})` };
   }
 
   /** Let `ms` pass for the in-memory store's TTL (see the module comment); returns threads expired. */
@@ -161,6 +180,7 @@ export class MastraDriver extends ScriptedDriver {
     const own = Object.fromEntries(Object.entries(this.#tools).filter(([name]) => this.#catalogue.alwaysVisible.has(name)));
     const search = Object.fromEntries(Object.entries({ topK, minScore, autoLoad }).filter(([, value]) => value !== undefined));
     this.processor = new ToolSearchProcessor({ tools: deferred, storage, search, injectCatalog, includeResolvedTools, ...(ttl === undefined ? {} : { ttl }) });
+    this.memory = this.#options.memory ? new Memory({ storage: this.#store }) : undefined;
     this.agent = new Agent({
       id: 'pas-scripted-agent',
       name: 'PAS scripted agent',
@@ -168,7 +188,7 @@ export class MastraDriver extends ScriptedDriver {
       model: ({ requestContext }) => requestContext.get(MODEL_KEY),
       tools: own,
       inputProcessors: [this.processor],
-      ...(this.#options.memory ? { memory: new Memory({ storage: this.#store }) } : {}),
+      ...(this.memory ? { memory: this.memory } : {}),
     });
   }
 
@@ -192,5 +212,6 @@ function checkOptions(options) {
   if (!['in-memory', 'context'].includes(merged.storage)) throw new DriverError('bad-option', "storage: 'in-memory' or 'context'");
   if (!['memory', 'request-context'].includes(merged.threadVia)) throw new DriverError('bad-option', "threadVia: 'memory' or 'request-context'");
   if (typeof merged.memory !== 'boolean') throw new DriverError('bad-option', 'memory: true or false');
+  if (!['window', 'delete'].includes(merged.trimBy)) throw new DriverError('bad-option', "trimBy: 'window' or 'delete'");
   return Object.freeze(merged);
 }

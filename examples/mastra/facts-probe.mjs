@@ -8,7 +8,7 @@ import { ToolSearchProcessor } from '@mastra/core/processors';
 import { MastraDriver } from './driver.mjs';
 import {
   FACTS_CATALOGUE, invoke, lineCheck, load, pick, prng, randomCatalogue, randomQuery, request, runChecks, same, sample, search, value,
-} from './probe-kit.mjs';
+} from '../node-hosts/probe-kit.mjs';
 
 const META = ['search_tools', 'load_tool', 'always_tool'];
 const SYSTEM = 'To discover available tools, call search_tools with a keyword query. To add one or more tools to the conversation, call load_tool with a toolName or toolNames array. Tools must be loaded before they can be used.';

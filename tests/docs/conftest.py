@@ -44,3 +44,24 @@ def built_site(site_build: SiteBuild) -> Path:
     if site_build.returncode != 0:
         pytest.fail("mkdocs build --strict failed:\n" + site_build.log[-4000:], pytrace=False)
     return site_build.site
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """PAS's wheel and its dependencies' in one folder, for pip to install from offline (docs_sandbox)."""
+    from docs_commands import index_packages
+    from docs_sandbox import build_wheelhouse
+
+    folder = tmp_path_factory.mktemp("wheelhouse")
+    build_wheelhouse(folder, index_packages())
+    return folder
+
+
+@pytest.fixture(scope="session")
+def user_venv(wheelhouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The activated venv of the guides' bare ``pas``, PAS installed from the wheelhouse (docs_sandbox)."""
+    from docs_sandbox import make_user_venv
+
+    folder = tmp_path_factory.mktemp("user-venv")
+    make_user_venv(folder, wheelhouse)
+    return folder

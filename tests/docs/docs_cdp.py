@@ -145,6 +145,16 @@ class Browser:
         self.call("Page.navigate", url=url)
         self.wait_for("!window.__pasLeaving && document.readyState === 'complete'")
 
+    def type(self, text: str) -> None:
+        """Type ``text`` into the focused element one character at a time, as a keyboard (or an IME) does.
+
+        Each character is inserted as typed text (``input`` events) and followed by its key being
+        released (``keyup``), which is what search boxes such as mkdocs-material's listen to.
+        """
+        for char in text:
+            self.call("Input.insertText", text=char)
+            self.call("Input.dispatchKeyEvent", type="keyUp", key=char)
+
     def screenshot(self, path: Path) -> Path:
         """Save a PNG of the viewport."""
         data = self.call("Page.captureScreenshot", format="png")["data"]

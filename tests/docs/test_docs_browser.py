@@ -94,8 +94,52 @@ def test_chinese_overview_renders_and_search_finds_chinese_text(browser, base_ur
     browser.open(base_url + "zh/")
     assert "三种状态" in _text(browser)
     browser.screenshot(ARTIFACTS / "zh-overview.png")
-    browser.open(base_url + "?q=" + "休眠")
+    browser.open(base_url + "zh/?q=" + "休眠")  # each language searches its own pages
     assert browser.wait_for("document.querySelectorAll('.md-search-result__item').length") > 0
+    assert browser.errors == []
+
+
+_RESULT_LINKS = ("[...document.querySelectorAll('.md-search-result__list > .md-search-result__item"
+                 " > .md-search-result__link')].map(a => a.href)")
+
+
+def _settled_results(browser: Browser) -> list[str]:
+    """The result links (one per page, best first) once they stop changing: the worker answers every keystroke."""
+    last: list[str] = []
+    steady = 0
+    for _ in range(150):
+        links = browser.evaluate(_RESULT_LINKS)
+        steady = steady + 1 if links and links == last else 0
+        if steady >= 5:
+            return links
+        last = links
+        browser.evaluate("new Promise(done => setTimeout(done, 200))")
+    return last
+
+
+def _search(browser: Browser, page: str, query: str) -> list[str]:
+    browser.open(page)
+    browser.evaluate("document.querySelector('label[for=__search]').click()")
+    assert browser.wait_for("document.activeElement === document.querySelector('.md-search__input')")
+    browser.type(query)
+    assert browser.evaluate("document.querySelector('.md-search__input').value") == query
+    return _settled_results(browser)
+
+
+@pytest.mark.parametrize(("prefix", "query", "expected"), [
+    ("", "validate", "guides/validating/"),
+    ("", "sleep_brief", "guides/manifest/"),
+    ("zh/", "可休眠", "zh/generated/scenarios/eligibility/"),
+    ("zh/", "一致性测试", "zh/guides/ci-action/"),
+])
+def test_search_finds_the_page_among_the_first_three_results_in_the_pages_language(
+        browser, base_url, prefix, query, expected):
+    results = _search(browser, base_url + prefix, query)
+    pages = list(dict.fromkeys(link.removeprefix(base_url).split("?")[0].split("#")[0] for link in results))
+    assert expected in pages[:3], f"{query!r}: {pages[:10]}"
+    # Every result is in the language of the page searched from: zh/ pages from a zh/ page, no other.
+    assert pages and all(page.startswith("zh/") == (prefix == "zh/") for page in pages), pages
+    browser.screenshot(ARTIFACTS / f"search-{prefix.strip('/') or 'en'}-{expected.strip('/').replace('/', '-')}.png")
     assert browser.errors == []
 
 

@@ -130,7 +130,7 @@ def test_writing_generated_pages_deletes_pages_that_are_no_longer_generated(site
 
 
 def test_pas_docs_check_fails_on_a_stale_folder_and_passes_after_generate(site, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("conformance.docs_gen.generate", lambda parser: site)  # the command, not generation, is tested here
+    monkeypatch.setattr("conformance.docs_gen.generate", lambda parser, **sources: site)  # the command, not generation, is tested here
     (tmp_path / "specification.md").write_text("edited by hand\n", encoding="utf-8")
     assert main(["docs", "check", "--out", str(tmp_path)]) == 1
     assert "specification.md: out of date" in capsys.readouterr().out
@@ -158,7 +158,7 @@ def test_pas_docs_generate_writes_nothing_when_a_source_has_problems(tmp_path, c
 
     broken = GeneratedSite(problems=(Problem(code="yaml-syntax", message="the YAML does not parse",
                                              source=SourceLocation(path="spec/requirements.yaml", line=3)),))
-    monkeypatch.setattr("conformance.docs_gen.generate", lambda parser: broken)
+    monkeypatch.setattr("conformance.docs_gen.generate", lambda parser, **sources: broken)
     assert main(["docs", "generate", "--out", str(tmp_path)]) == 2
     assert "spec/requirements.yaml:3: yaml-syntax" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
@@ -182,7 +182,7 @@ def test_every_requirement_has_a_chinese_translation(site):
 
 
 def test_every_fixed_string_of_the_generated_pages_has_a_chinese_translation(site):
-    strings = sorted(m for m in site.missing_zh if not re.fullmatch(r"(ACT|TXT|HOST)-[A-Z]+-\d+", m))
+    strings = sorted(m for m in site.missing_zh if not re.fullmatch(r"(ACT|TXT|HOST|DISC)-[A-Z]+-\d+", m))
     assert strings == [], (
         f"conformance/docs_gen/vocabulary.zh.yaml has no entry for {strings}: add the English string as the key")
 
@@ -257,3 +257,39 @@ def test_the_narrow_timeline_fits_a_phone_screen_at_full_size():
         width = int(re.search(r'<svg [^>]*width="(\d+)"', pictures[name]).group(1))
         assert width <= 343, f"{name} is {width} px wide: a 375 px screen leaves about 343 px for the article"
     assert "3 runs left" in pictures["timeline-narrow.svg"] and "剩 3 轮" in pictures["timeline-narrow.zh.svg"]
+
+
+def test_hand_written_pages_with_generated_regions_are_up_to_date():
+    from conformance.cli.commands.docs import validate_output
+    from conformance.docs_gen.hand_pages import hand_pages
+    from conformance.docs_gen.i18n import chinese
+
+    docs = ROOT / "docs"
+    pages = hand_pages(docs, RULES.values(), validate_output, chinese(spec_dir()))
+    assert {"guides/validating.md", "guides/validating.zh.md", "rules/schema.md", "rules/schema.zh.md"} <= set(pages)
+    stale = sorted(path for path, text in pages.items() if (docs / path).read_text(encoding="utf-8") != text)
+    assert stale == [], f"generated regions out of date in {stale}: run `python -m conformance docs generate`"
+
+
+def test_regions_are_filled_by_name_and_left_out_of_what_a_translator_compares():
+    from conformance.docs_gen.regions import block, fill, regions, without_regions
+
+    one, two = block("one", "old\nlines"), block("two", "kept")
+    page = f"# Title\n\nBefore.\n\n{one}\n\nBetween.\n\n{two}\n"
+    filled = fill(page, {"one": "new\n", "three": "ignored"})
+    assert regions(filled) == {"one": "new\n", "two": "kept\n"}
+    assert filled.replace("new\n", "old\nlines\n") == page
+    assert without_regions(filled) == without_regions(page) != page
+    assert "Before." in without_regions(page) and "kept" not in without_regions(page)
+
+
+def test_pas_docs_finds_the_clone_it_is_run_in_when_installed_from_it(tmp_path, monkeypatch):
+    # docs/publishing.md installs '.[docs]' (not editable), then runs `pas docs generate` in the clone.
+    from conformance.cli.commands import docs
+
+    installed = tmp_path / "site-packages" / "conformance" / "cli" / "commands" / "docs.py"
+    monkeypatch.setattr(docs, "__file__", str(installed))
+    monkeypatch.chdir(ROOT)
+    assert docs.default_out() == ROOT / "docs" / "generated"
+    monkeypatch.chdir(tmp_path)
+    assert docs.default_out() is None

@@ -125,3 +125,13 @@ def test_the_page_names_the_eligibility_change_of_nekroagent_2_3_1():
     text = page.PAGE.read_text(encoding="utf-8")
     row = next(line for line in text.splitlines() if line.startswith("| [2.3.1](#nekroagent-2-3-1)"))
     assert "needs a brief" in row and "is_sleep_effective" in row
+
+
+def test_the_hazards_entry_lists_its_declaration_and_the_shoulds_it_declines():
+    (entry,) = [e for e in DATA["implementations"] if e["key"] == "reference-hazards"]
+    assert entry["implementation"]["disclosure"]["state_scope"] == "instance"
+    assert sorted(entry["declined"]) == ["DISC-CALL-1", "DISC-ORDER-1", "DISC-SCOPE-2"]
+    text = page.PAGE.read_text(encoding="utf-8")
+    assert "- [DISC-SCOPE-2](generated/specification.md#DISC-SCOPE-2) Loaded state per thread (`state_scope: instance`)" \
+        in text
+    assert counts(entry, "disclosure")["skipped"] > counts(DATA["implementations"][0], "disclosure")["skipped"]

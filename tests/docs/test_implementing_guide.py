@@ -23,11 +23,13 @@ from conformance.adapters.protocol.wire import encode
 from conformance.adapters.serve import Session
 from conformance.documents.loader import YamlDocument
 from conformance.documents.schemas import check_against
+from reference_impl.disclosure_options import Options
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "guides" / "implementing.md"
 TWIN = ROOT / "docs" / "guides" / "implementing.zh.md"
-_BLOCK = re.compile(r"<!-- example: (?P<session>[\w-]+)(?P<flags>(?: --[\w-]+)*) -->\n```text\n(?P<body>.*?)```", re.S)
+_BLOCK = re.compile(r"<!-- example: (?P<session>[\w-]+)(?P<flags>(?: --[\w-]+(?:=[\w=,+-]+)?)*) -->\n```text\n(?P<body>.*?)```",
+                    re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,7 @@ class Exchange:
     text: bool
     request: str
     response: str
+    disclosure: str = ""  # the session's --disclosure=OPTIONS, served as pas serve-reference --disclosure OPTIONS
 
 
 def _blocks(path: Path) -> list[re.Match[str]]:
@@ -49,8 +52,9 @@ def _exchanges(path: Path) -> list[Exchange]:
         assert len(lines) % 2 == 0 and lines, f"example block of {block['session']} is not →/← pairs"
         for request, response in zip(lines[::2], lines[1::2]):
             assert request.startswith("→ ") and response.startswith("← "), (request, response)
+            options = re.search(r"--disclosure=(\S+)", block["flags"])
             found.append(Exchange(session=block["session"], text="--no-text" not in block["flags"],
-                                  request=request[2:], response=response[2:]))
+                                  request=request[2:], response=response[2:], disclosure=options[1] if options else ""))
     return found
 
 
@@ -73,7 +77,8 @@ def test_the_guide_has_examples_of_every_command_and_error_code():
         if answer["ok"] is False:
             codes.add(answer["error"].get("code"))
     assert set(protocol.COMMANDS) <= cmds, sorted(set(protocol.COMMANDS) - cmds)
-    assert {"invalid-json", "invalid-request", "unknown-command", "out-of-order", "unsupported-protocol-version"} <= codes
+    assert {"invalid-json", "invalid-request", "unknown-command", "out-of-order", "unsupported-protocol-version",
+            "not-applicable"} <= codes
 
 
 @pytest.mark.parametrize("exchange", EXCHANGES, ids=lambda e: f"{e.session}:{e.request[:40]}")
@@ -101,7 +106,8 @@ def test_each_example_line_matches_its_protocol_schema(exchange):
 def test_the_reference_answers_each_example_exactly_as_shown(session):
     exchanges = [e for e in EXCHANGES if e.session == session]
     assert len({e.text for e in exchanges}) == 1, f"session {session} is marked --no-text only in some blocks"
-    served = Session(text=exchanges[0].text)
+    assert len({e.disclosure for e in exchanges}) == 1, f"session {session} has two --disclosure flags"
+    served = Session(text=exchanges[0].text, disclosure=Options.from_text(exchanges[0].disclosure))
     for exchange in exchanges:
         answer = encode(served.answer(exchange.request.encode("utf-8"))).decode("utf-8")
         assert answer == exchange.response + "\n", f"→ {exchange.request}"

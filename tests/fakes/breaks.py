@@ -4,7 +4,8 @@ A single-bug fake says the requirement its bug breaks on a docstring line ``Brea
 :func:`measure` runs the bundled suite on each such fake and collects the requirements its
 failed scenarios blame (``StepFailure.breaks``), leaving out scenarios that fail on the
 reference too (a scenario being edited is not the fake's fault). A fake of the ``host``
-family runs with the host profile, the others with activation and text. Used by
+family runs with the host profile, one of the disclosure family with the disclosure profile
+(under the options it declares), the others with activation and text. Used by
 tests/conformance/suite/test_attribution_fakes.py and bench/attribution.py.
 
 The fakes written for this measurement are named ``single_*.py``: tests/conformance/suite's own small
@@ -28,7 +29,7 @@ from conformance.suite.scenario import Scenario, load_suite
 FAKES = Path(__file__).resolve().parent
 #: At most this many requirements besides the named one may be blamed.
 MAX_OTHERS = 2
-_BREAKS = re.compile(r"^Breaks: ((?:ACT|TXT|HOST)-[A-Z]+-\d+)\s*$", re.M)
+_BREAKS = re.compile(r"^Breaks: ((?:ACT|TXT|HOST|DISC)-[A-Z]+-\d+)\s*$", re.M)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +75,8 @@ def single_bug_fakes() -> dict[str, str]:
 
 
 def _profiles(requirement: str) -> tuple[str, ...]:
+    if requirement.startswith("DISC-"):
+        return ("disclosure",)
     return ("host",) if requirement.startswith("HOST-") else ("activation", "text")
 
 
@@ -83,8 +86,8 @@ def measure(fakes: Iterable[str] | None = None, suite: list[Scenario] | None = N
         suite, problems = load_suite()
         assert not problems, problems
     all_named = single_bug_fakes()
-    reference = run_suite(reference_adapter(), suite, profiles=("activation", "text", "host"))
-    broken_anyway = {r.id for r in reference.results if r.outcome is not Outcome.PASSED}
+    reference = run_suite(reference_adapter(), suite, profiles=("activation", "text", "host", "disclosure"))
+    broken_anyway = {r.id for r in reference.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)}
     found = []
     for fake in fakes if fakes is not None else all_named:
         named = all_named[fake]

@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"
 SCHEMAS = SPEC / "schemas"
 
-ID_PATTERN = re.compile(r"^(ACT|TXT|HOST)-[A-Z]+-\d+$")
-PROFILE_OF_PREFIX = {"ACT": "activation", "TXT": "text", "HOST": "host"}
+ID_PATTERN = re.compile(r"^(ACT|TXT|HOST|DISC)-[A-Z]+-\d+$")
+PROFILE_OF_PREFIX = {"ACT": "activation", "TXT": "text", "HOST": "host", "DISC": "disclosure"}
 # Keywords whose values are subschemas, so properties may hide below them.
 _SUBSCHEMA_KEYWORDS = ("items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else")
 _SUBSCHEMA_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems")

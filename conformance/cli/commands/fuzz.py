@@ -18,12 +18,14 @@ implementations (--impl):
   'cmd:COMMAND ARGS'              a program speaking the JSON-lines stdio protocol
 
 Random plugin sets, host configs and step sequences run on IMPL and on the reference, compared
-at every step. The first disagreement (or crash, hang, protocol error) is shrunk and written to
+at every step; for an IMPL claiming the disclosure profile, random catalogues and disclosure
+steps too, the reference running under the options IMPL declares (alternating with activation
+cases when both are claimed; --profile disclosure for those alone). The first disagreement (or crash, hang, protocol error) is shrunk and written to
 DIR as fuzz-<hash>.yaml: a scenario that passes on the reference and fails on IMPL.
 
 exit status: 0 nothing found, 1 found (the file's path and the first differing step are
-printed), 2 usage error or nothing to fuzz (the activation profile not claimed), 128+N stopped
-by signal N with nothing found (130 SIGINT, 143 SIGTERM, 129 SIGHUP; what was found so far is
+printed), 2 usage error or nothing to fuzz (none of activation, text and disclosure claimed),
+128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM, 129 SIGHUP; what was found so far is
 still written)"""
 
 
@@ -38,8 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget", type=positive(float), metavar="SECONDS",
                         help="stop searching after this long (default: no limit)")
     parser.add_argument("--out", default=".", metavar="DIR", help="where to write the scenario file (default: .)")
-    parser.add_argument("--profile", action="append", choices=("activation", "text"), metavar="PROFILE",
-                        help="compare only these profiles (repeatable: activation, text; default: all claimed)")
+    parser.add_argument("--profile", action="append", choices=("activation", "text", "disclosure"), metavar="PROFILE",
+                        help="compare only these profiles (repeatable: activation, text, disclosure; default: all claimed)")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
                         help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
 

@@ -44,8 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", default="reference", metavar="IMPL", help="the implementation under test (see below)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATH",
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
-    parser.add_argument("--profile", action="append", choices=("activation", "text", "host"), metavar="PROFILE",
-                        help="test only these profiles (repeatable: activation, text, host; default: all claimed)")
+    parser.add_argument("--profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
+                        help="test only these profiles (repeatable: activation, text, host, disclosure; default: all claimed)")
     parser.add_argument("-k", dest="keyword", metavar="PATTERN",
                         help="only scenarios whose id or title contains PATTERN (not, and, or, parentheses work)")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text",

@@ -18,6 +18,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="claim only the activation profile and leave the reference text out of observations",
     )
     parser.add_argument(
+        "--disclosure", default="", metavar="OPTIONS",
+        help="the disclosure options to declare and run under, e.g. 'state_scope=instance,order=catalogue' "
+             "(default: the recommended values; see the disclosure guide)",
+    )
+    parser.add_argument(
         "--pipeline-depth", type=positive(int), default=PIPELINE_DEPTH, metavar="N",
         help=f"how many requests the runner may send ahead of their answers, announced in hello "
              f"(default: {PIPELINE_DEPTH}; 1: strictly in turn)",
@@ -25,9 +30,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until ``bye`` or end of input; exit code 0."""
+    """Serve until ``bye`` or end of input; exit code 0 (2 for options that cannot be declared)."""
     import sys
 
     from conformance.adapters.serve import serve
+    from conformance.documents.exit_codes import ExitCode
+    from reference_impl.disclosure_options import Options
+    from reference_impl.errors import MalformedDocument
 
-    return serve(sys.stdin.buffer, sys.stdout.buffer, text=not args.no_text, pipeline_depth=args.pipeline_depth)
+    try:
+        options = Options.from_text(args.disclosure)
+    except MalformedDocument as error:
+        print(f"pas serve-reference: --disclosure: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    return serve(sys.stdin.buffer, sys.stdout.buffer, text=not args.no_text, pipeline_depth=args.pipeline_depth,
+                 disclosure=options)

@@ -8,12 +8,17 @@ from typing import IO
 
 from conformance.documents.exit_codes import ExitCode
 
-HELP = "Run a short script on the reference scheduler and show, run by run, what the model sees."
+HELP = "Run a short script on the reference and show, run by run or model call by model call, what the model sees."
 
 _EPILOG = """\
 script commands (one per line or separated by ';', '#' starts a comment):
 {commands}
 ROUNDS is read as JSON when it parses (2.5 and "x" test invalid_argument).
+The disclosure commands (request, load, unload, search, list, invoke, end, rebuild, trim,
+idle, clear) run on the catalogue of --tools (default: the bundled example, five tools, clock
+always visible) under the options of --disclosure; each request and model step shows the next
+model call's tool list (loader tools as @load, @unload, @search, @list) and each call's answer.
+Calls joined by '&' are one model step: "request; load weather & invoke clock; invoke weather".
 
 With no --plugins and no --host the bundled example plugins and host config are used;
 with --plugins but no --host every plugin in the folder is enabled. With no script the
@@ -38,6 +43,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plugins", metavar="DIR", help="folder of plugin manifests, or one manifest file "
                         "(default: the bundled examples)")
     parser.add_argument("--host", metavar="FILE", help="host config file (default: see below)")
+    parser.add_argument("--tools", metavar="FILE", help="the catalogue of the disclosure commands: a YAML or JSON "
+                        "file with tools: [{name, description, always_visible?}, ...] (default: the bundled example)")
+    parser.add_argument("--disclosure", default="", metavar="OPTIONS", help="the disclosure options to run under, "
+                        "e.g. 'state_scope=instance,discovery=search_then_load' (default: the recommended values)")
     parser.add_argument("-f", "--format", choices=("table", "json", "svg"), default="table",
                         help="output format (default: table; svg: a run x plugin picture of the states)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
@@ -78,7 +87,16 @@ def run(args: argparse.Namespace) -> int:
     if text is None:
         sys.stderr.write(render_problems(problems, color=stderr_color))
         return ExitCode.USAGE
-    result = simulate(text, plugins=args.plugins, host=args.host, script_name=name, text=args.text)
+    from reference_impl.disclosure_options import Options
+    from reference_impl.errors import MalformedDocument
+
+    try:
+        declared = Options.from_text(args.disclosure)
+    except MalformedDocument as error:
+        print(f"pas simulate: --disclosure: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    result = simulate(text, plugins=args.plugins, host=args.host, script_name=name, text=args.text, tools=args.tools,
+                      disclosure=declared)
     sys.stderr.write(render_problems(result.problems, result.script_problems, color=stderr_color))
     if not result.ok:
         from conformance.cli.exit_status import problems_exit_code as exit_code_of

@@ -94,9 +94,10 @@ def _run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     settings = Settings(config=config, kind=Kind(_KINDS[args.kind]) if args.kind else None, jobs=args.jobs or 0)
     outcome = check_paths(args.paths, settings)
-    from conformance.validate.source_map import map_to_sources
+    if outcome.problems:  # a problem in an extracted manifest is reported at its .py line
+        from conformance.validate.source_map import map_to_sources
 
-    outcome = dataclasses.replace(outcome, problems=map_to_sources(outcome.problems))  # extracted manifests: the .py line
+        outcome = dataclasses.replace(outcome, problems=map_to_sources(outcome.problems))
     return _report(outcome, args)
 
 

@@ -25,16 +25,18 @@ itself lists methods without parameters.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from conformance.tools.budget.cache import ALL_AWAKE, SCHEDULED, CacheView, Prices, cached_runs
+from conformance.tools.budget.layout import ORDERS, Layout, Prompt, parameters_text  # noqa: F401 - re-exported (bench/budget.py)
 from conformance.tools.budget.tokenizer import Tokenizer, load_tokenizer
+from reference_impl.disclosure_commands import DISCLOSURE_TYPES
 from reference_impl.events import (
     Activate,
+    Call,
     CallObservation,
     Event,
     Extend,
@@ -43,7 +45,6 @@ from reference_impl.events import (
     SetScheduler,
     StartRun,
 )
-from reference_impl.frozen import thaw
 from reference_impl.model import HostConfig, Manifest, PluginState
 from reference_impl.problems import Problem, Severity, SourceLocation
 
@@ -110,7 +111,9 @@ class Budget:
     script_source: str
     tokenizer: Tokenizer
     include_parameters: bool = False
+    declarations: bool = False  # shown methods measured as tool declarations (layout.py)
     runs: tuple[RunBudget, ...] = ()
+    cache: CacheView | None = None  # the prompt-cache view, when prices were given
     problems: tuple[Problem, ...] = ()  # the plugin and host files' (the one loader's), and warnings
     script_problems: tuple[Problem, ...] = ()  # the script's, and a script without a run
 
@@ -140,7 +143,7 @@ class Budget:
             "plugins": self.plugins_source, "host": self.host_source, "script": self.script_source,
             "tokenizer": {"name": self.tokenizer.name, "estimate": self.tokenizer.estimate,
                           "label": self.tokenizer.label, "source": self.tokenizer.source},
-            "text": "reference+parameters" if self.include_parameters else "reference",
+            "text": self.text_name,
             "totals": {"scheduled": scheduled.to_json(), "replies": self.total("replies").to_json(),
                        "all_awake": awake.to_json(), "ceiling": self.total("ceiling").to_json()},
             "saving": round(self.saving, 4),
@@ -148,42 +151,33 @@ class Budget:
             "saving_ceiling": round(self.saving_ceiling, 4),
             "runs": [run.to_json() for run in self.runs],
             "problems": [p.to_json() for p in (*self.problems, *self.script_problems)],
+            **({"cache": self.cache.to_json()} if self.cache is not None else {}),
         }
 
-
-def parameters_text(manifests: Mapping[str, Manifest], views: Iterable[PluginView]) -> str:
-    """The parameter schemas of every shown method, one compact JSON object per line."""
-    return "\n".join(
-        json.dumps(thaw(method.parameters), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
-        for view in views if view.methods_shown
-        for method in manifests[view.module_name].methods if method.parameters
-    )
-
-
-_RUNTIME_CONTEXT = re.compile(r"\n*<plugin_runtime_context [^>]*>.*?</plugin_runtime_context>", re.S)
-
-
-def _without_runtime_contexts(text: str) -> str:
-    """The run text without its runtime-context blocks (their content is only a stand-in here)."""
-    return _RUNTIME_CONTEXT.sub("", text)
+    @property
+    def text_name(self) -> str:
+        """Which text was measured: ``reference``, ``reference+parameters`` or ``reference+declarations``."""
+        return "reference+declarations" if self.declarations else "reference+parameters" if self.include_parameters \
+            else "reference"
 
 
 class _Meter:
-    """Turns observations into sizes with one tokenizer, adding parameter text when asked."""
+    """Turns observations into sizes and prompts with one tokenizer and one layout."""
 
-    def __init__(self, tokenizer: Tokenizer, manifests: Mapping[str, Manifest], parameters: bool) -> None:
-        self.tokenizer, self.manifests, self.parameters = tokenizer, manifests, parameters
+    def __init__(self, tokenizer: Tokenizer, layout: Layout) -> None:
+        self.tokenizer, self.layout = tokenizer, layout
 
-    def size(self, text: str, views: Sequence[PluginView] = ()) -> Size:
-        if self.parameters:
-            text = "\n".join(t for t in (text, parameters_text(self.manifests, views)) if t)
+    def size(self, text: str) -> Size:
+        """Characters and tokens of ``text``."""
         return Size(chars=len(text), tokens=self.tokenizer.count(text))
 
-    def run(self, observation: RunObservation) -> Size:
-        return self.size(_without_runtime_contexts(observation.text or ""), observation.plugins)
+    def prompts(self, observation: RunObservation) -> dict[str, Prompt]:
+        """The run's text in every block order (the reference order first)."""
+        return {order: self.layout.run(observation, order) for order in ORDERS}
 
-    def reply(self, observation: CallObservation) -> Size:
-        return self.size(observation.text or "", (observation.block,) if observation.block else ())
+    def reply(self, call: Call, observation: CallObservation) -> Size:
+        """The size of an activate/extend reply as this layout measures it."""
+        return self.size(self.layout.reply(call, observation))
 
 
 def _engine(manifests: Sequence[Manifest], host: HostConfig):
@@ -198,14 +192,14 @@ def _is_call(event: Event) -> bool:
     return isinstance(event, (Activate, Extend))
 
 
-def _sizes_of_runs(events: Iterable[Event], engine, meter: _Meter) -> list[Size]:
-    """Apply ``events``; return the size of every run."""
-    sizes = []
+def _runs(events: Iterable[Event], engine, meter: _Meter) -> list[Prompt]:
+    """Apply ``events``; return every run's text in the reference order."""
+    prompts = []
     for event in events:
         observation = engine.apply(event)
         if isinstance(observation, RunObservation):
-            sizes.append(meter.run(observation))
-    return sizes
+            prompts.append(meter.layout.run(observation))
+    return prompts
 
 
 def _scheduled(commands: Sequence[Any], engine, meter: _Meter) -> list[dict[str, Any]]:
@@ -227,12 +221,12 @@ def _scheduled(commands: Sequence[Any], engine, meter: _Meter) -> list[dict[str,
             for view in observation.plugins:
                 states[view.state.value] += 1
             waiting = pending.pop(event.conversation, (Size(), ()))
-            row = {"conversation": event.conversation, "line": command.line, "prompt": meter.run(observation),
+            row = {"conversation": event.conversation, "line": command.line, "prompts": meter.prompts(observation),
                    "replies": waiting[0], "calls": list(waiting[1]), "states": states, "views": observation.plugins}
             rows.append(row)
             latest[event.conversation] = row
         elif counted and isinstance(observation, CallObservation):
-            size, call = meter.reply(observation), call_text(event, observation)
+            size, call = meter.reply(event, observation), call_text(event, observation)
             if event.conversation in latest:
                 latest[event.conversation]["replies"] += size
                 latest[event.conversation]["calls"].append(call)
@@ -240,6 +234,33 @@ def _scheduled(commands: Sequence[Any], engine, meter: _Meter) -> list[dict[str,
                 before, calls = pending.get(event.conversation, (Size(), ()))
                 pending[event.conversation] = (before + size, (*calls, call))
     return rows
+
+
+def _cache_view(rows: list[dict[str, Any]], awake: list[Prompt], tokenizer: Tokenizer, prices: Prices) -> CacheView:
+    replies = [row["replies"].tokens for row in rows]
+    sides = {ALL_AWAKE: cached_runs(awake, [0] * len(awake), tokenizer)}
+    sides.update({side: cached_runs([row["prompts"][order] for row in rows], replies, tokenizer)
+                  for side, order in SCHEDULED.items()})
+    return CacheView(prices=prices, sides=sides)
+
+
+def _measure(loaded, meter: _Meter, prices: Prices | None) -> tuple[tuple[RunBudget, ...], CacheView | None]:
+    """Both passes and the ceiling over the loaded script; the cache view when prices are given."""
+    commands = [step.command for step in loaded.steps]
+    events = [c.event for c in commands]
+    rows = _scheduled(commands, _engine(loaded.manifests, loaded.host), meter)
+    awake_host = replace(loaded.host, scheduler_enabled=False)
+    awake = _runs((e for e in events if not _is_call(e) and not isinstance(e, SetScheduler)),
+                  _engine(loaded.manifests, awake_host), meter)
+    ceiling = _runs((e for e in events if not _is_call(e)), _engine(loaded.manifests, loaded.host), meter)
+    runs = tuple(
+        RunBudget(index=i, conversation=row["conversation"], line=row["line"],
+                  scheduled=meter.size(row["prompts"][ORDERS[0]].text) + row["replies"], replies=row["replies"],
+                  all_awake=meter.size(awake[i - 1].text), ceiling=meter.size(ceiling[i - 1].text), states=row["states"],
+                  views=tuple(row["views"]), calls=tuple(row["calls"]))
+        for i, row in enumerate(rows, start=1)
+    )
+    return runs, _cache_view(rows, awake, meter.tokenizer, prices) if prices is not None else None
 
 
 def measure_budget(
@@ -250,12 +271,16 @@ def measure_budget(
     script_name: str | None = None,
     tokenizer: Tokenizer | None = None,
     include_parameters: bool = False,
+    declarations: bool = False,
+    prices: Prices | None = None,
 ) -> Budget:
-    """Measure every run of ``script`` scheduled and all awake.
+    """Measure every run of ``script`` scheduled and all awake; with ``prices``, the prompt-cache view too.
 
     The default script is the typical mix for the bundled example plugins, and for any other
     plugin set a mix built from the set (:mod:`conformance.tools.budget.mix`). Plugin and host
-    defaults are those of ``pas simulate``. Input problems are returned in the result, never
+    defaults are those of ``pas simulate``. ``include_parameters`` adds each shown method's
+    parameter schema; ``declarations`` measures shown methods as tool declarations instead
+    (:mod:`conformance.tools.budget.layout`). Input problems are returned in the result, never
     raised; a script without a ``run`` is one, a call naming a plugin not in the set a warning.
     """
     from conformance.tools.budget.mix import default_mix, unknown_names
@@ -269,7 +294,8 @@ def measure_budget(
     script_name = script_name or "script"
     tokenizer = tokenizer or load_tokenizer()
     budget = Budget(plugins_source=inputs.plugins_source, host_source=inputs.host_source, script_source=script_name,
-                    tokenizer=tokenizer, include_parameters=include_parameters, problems=inputs.problems)
+                    tokenizer=tokenizer, include_parameters=include_parameters, declarations=declarations,
+                    problems=inputs.problems)
     if script is None:  # the mix is built from the set: none when the set has errors (they say why)
         if not inputs.ok or inputs.host is None:
             return budget
@@ -282,21 +308,18 @@ def measure_budget(
     budget = replace(budget, problems=(*budget.problems, *unknown_names(
         (step.command for step in loaded.steps), loaded.manifests, script_name)))
     commands = [step.command for step in loaded.steps]
+    disclosed = [c for c in commands if isinstance(c.event, DISCLOSURE_TYPES)]
+    if disclosed:  # a budget measures activation prompts; a disclosure tool list is another thing
+        problems = tuple(Problem(code="not-measured", message=f"'{c.text}' is a disclosure command; pas budget measures "
+                                 "activation runs (pas simulate shows what a disclosure step shows)",
+                                 source=SourceLocation(path=script_name, line=c.line, column=c.column)) for c in disclosed)
+        return replace(budget, script_problems=(*budget.script_problems, *problems))
     if not any(isinstance(c.event, StartRun) for c in commands):
         problem = Problem(code="no-run", message="the script starts no run; add at least one 'run'",
                           source=SourceLocation(path=script_name, line=1, column=1))
         return replace(budget, script_problems=(*budget.script_problems, problem))
-    meter = _Meter(tokenizer, {m.module_name: m for m in loaded.manifests}, include_parameters)
-    events = [c.event for c in commands]
-    rows = _scheduled(commands, _engine(loaded.manifests, loaded.host), meter)
-    awake_host = replace(loaded.host, scheduler_enabled=False)
-    awake = _sizes_of_runs((e for e in events if not _is_call(e) and not isinstance(e, SetScheduler)),
-                           _engine(loaded.manifests, awake_host), meter)
-    ceiling = _sizes_of_runs((e for e in events if not _is_call(e)), _engine(loaded.manifests, loaded.host), meter)
-    runs = tuple(
-        RunBudget(index=i, conversation=row["conversation"], line=row["line"],
-                  scheduled=row["prompt"] + row["replies"], replies=row["replies"], all_awake=awake[i - 1],
-                  ceiling=ceiling[i - 1], states=row["states"], views=tuple(row["views"]), calls=tuple(row["calls"]))
-        for i, row in enumerate(rows, start=1)
-    )
-    return replace(budget, runs=runs)
+    layout = Layout({m.module_name: m for m in loaded.manifests},
+                    {name: doc.value for name, doc in inputs.plugins.manifest_docs.items()},
+                    parameters=include_parameters, declarations=declarations)
+    runs, cache = _measure(loaded, _Meter(tokenizer, layout), prices)
+    return replace(budget, runs=runs, cache=cache)

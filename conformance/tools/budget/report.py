@@ -78,7 +78,8 @@ def render_text(budget: Budget) -> str:
     tokenizer = budget.tokenizer
     unit = "tokens (ESTIMATE)" if tokenizer.estimate else "tokens"
     scheduled, awake = budget.total("scheduled"), budget.total("all_awake")
-    text = "reference prompt text + method parameters" if budget.include_parameters else "reference prompt text"
+    text = {"reference": "reference prompt text", "reference+parameters": "reference prompt text + method parameters",
+            "reference+declarations": "reference prompt text, shown methods as tool declarations (JSON)"}[budget.text_name]
     lines = [
         f"plugins: {budget.plugins_source}",
         f"host:    {budget.host_source}",
@@ -103,6 +104,7 @@ def render_text(budget: Budget) -> str:
     if budget.saving < 0:
         lines.append("scheduling costs more than it saves on this set: its sleeping blocks are not much shorter "
                      "than its full blocks, and each activation reply repeats a full block")
+    lines += render_cache(budget)
     return "\n".join(lines) + "\n"
 
 
@@ -118,3 +120,51 @@ def render_json(budget: Budget) -> str:
     report["negative_runs"] = [{"run": n.index, "cause": n.cause, "extra_tokens": n.extra, "why": WHY_NEGATIVE[n.cause]}
                                for n in negative_runs(budget)]
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def _cache_rows(budget: Budget) -> list[tuple[str, ...]]:
+    from conformance.tools.budget.cache import SIDES
+
+    view = budget.cache
+    assert view is not None  # only called with a cache view
+    header = ("run", "conversation", "all awake", "cached", "ACT-ORDER-1", "cached", "changing last", "cached",
+              "appended", "cached")
+    rows: list[tuple[str, ...]] = [header]
+    for index, run in enumerate(budget.runs):
+        cells = [str(run.index), run.conversation]
+        for side in SIDES:
+            cached = view.sides[side][index]
+            cells += [str(cached.prompt), str(cached.cached)]
+        rows.append(tuple(cells))
+    rows.append(("total", "", *(str(view.total(side, field)) for side in SIDES for field in ("prompt", "cached"))))
+    return rows
+
+
+def render_cache(budget: Budget) -> list[str]:
+    """The prompt-cache view: cached tokens per run and side, then each side's cost with and without the cache."""
+    from conformance.tools.budget.cache import ALL_AWAKE, SIDE_NAMES, SIDES
+
+    view = budget.cache
+    if view is None:
+        return []
+    prices = view.prices
+    lines = ["", "prompt cache: plugin text tokens per run, and the part an earlier run already sent (cached);",
+             f"prices in USD per million tokens: input {prices.input:.2f}, cache write {prices.cache_write:.2f}, "
+             f"cache read {prices.cache_read:.2f}; activation replies at the input price",
+             *_table(_cache_rows(budget)), ""]
+    width = max(len(name) for name in SIDE_NAMES.values())
+    lines.append(f"{'':{width}}  cached  cost with cache  cost without")
+    for side in SIDES:
+        lines.append(f"{SIDE_NAMES[side]:{width}}  {view.cached_share(side):6.1%}  {'$' + format(view.cost(side), '.4f'):>15}"
+                     f"  {'$' + format(view.cost_uncached(side), '.4f'):>12}")
+    best, awake = view.best_scheduled(), view.cost(ALL_AWAKE)
+    saved = 1 - view.cost(best) / awake if awake else 0.0
+    plain = 1 - view.cost_uncached(best) / view.cost_uncached(ALL_AWAKE) if view.cost_uncached(ALL_AWAKE) else 0.0
+    name = SIDE_NAMES[best].removeprefix("scheduled, ")
+    if saved > 0:
+        lines.append(f"with the cache, scheduling ({name}) saves {saved:.1%} of the cost of every plugin awake "
+                     f"(without a cache: {plain:.1%})")
+    else:
+        lines.append(f"with the cache, scheduling ({name}) costs {-saved:.1%} more than every plugin awake "
+                     f"(without a cache it would save {plain:.1%})")
+    return lines

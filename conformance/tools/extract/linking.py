@@ -158,7 +158,7 @@ def link(scans: Sequence[FileScan]) -> tuple[list[Plugin], list[Problem]]:
     for scan in unreached:
         problems += [_unreached(m.source, dynamic) for m in scan.mounts]
     methods: dict[tuple[str, str], list[Method]] = {}
-    injects: set[tuple[str, str]] = set()
+    injects: dict[tuple[str, str], str | None] = {}
     filters: dict[tuple[str, str], SourceLocation] = {}
     for scan, mount in order:
         key = _owner(files, scan, mount.target)
@@ -166,7 +166,8 @@ def link(scans: Sequence[FileScan]) -> tuple[list[Plugin], list[Problem]]:
             problems.append(warning("unlinked-method", f"'{mount.target}' is no NekroPlugin defined in or imported "
                                      "from the given files; this mount is left out", mount.source))
         elif mount.what == INJECT:
-            injects.add(key)
+            function = _function(files, scan, mount.function)
+            injects[key] = function.returns if function is not None else None
         elif mount.what == COLLECT:
             filters.setdefault(key, mount.source)
             problems.append(_filter_note(mount))
@@ -176,6 +177,7 @@ def link(scans: Sequence[FileScan]) -> tuple[list[Plugin], list[Problem]]:
             problems += [problem] if problem else []
     plugins = [replace(p, methods=tuple(methods.get((s.path, p.variable or ""), ())),
                        injects_prompt=(s.path, p.variable or "") in injects,
+                       injected_text=injects.get((s.path, p.variable or "")),
                        method_filter=filters.get((s.path, p.variable or "")))
                for s in scans for p in s.plugins]
     return plugins, problems

@@ -38,6 +38,20 @@ class Function:
     doc: str | None  # exactly what ``__doc__`` holds at run time on Python 3.11/3.12; None when it has none
     parameters: dict[str, Any] = field(default_factory=dict)
     source: SourceLocation
+    returns: str | None = None  # the string literal the body returns, when the body is only that (and a docstring)
+
+
+def returned_literal(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The string a function always returns, when its body is ``return "<literal>"`` alone (after a docstring).
+
+    A prompt injection written so injects the same text every run: ``pas budget`` counts it.
+    Adjacent literals (``("a" "b")``) are one constant to Python, so they count too.
+    """
+    body = function.body[1:] if ast.get_docstring(function, clean=False) is not None else function.body
+    if len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        return body[0].value.value
+    return None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +87,8 @@ def functions(reader: Reader, tree: ast.Module) -> dict[str, Function]:
     for node in _top_level(tree.body):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found[node.name] = Function(name=node.name, doc=ast.get_docstring(node, clean=False),
-                                        parameters=parameters_schema(node), source=reader.where(node))
+                                        parameters=parameters_schema(node), source=reader.where(node),
+                                        returns=returned_literal(node))
     return found
 
 

@@ -40,6 +40,7 @@ class Plugin:
     fields: Mapping[str, Located] = field(default_factory=dict)
     methods: tuple[Method, ...] = ()
     injects_prompt: bool = False
+    injected_text: str | None = None  # what its injection returns, when that is a string literal
     method_filter: SourceLocation | None = None  # where mount_collect_methods is used
     rejected: bool = False  # NekroAgent raises TypeError on this call: the plugin never loads
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from conformance.documents.suggest import did_you_mean
 from conformance.tools.extract import methods as mounting
 from conformance.tools.extract.linking import link
 from conformance.tools.extract.model import FileScan, Located, Plugin, warning
@@ -35,8 +36,6 @@ REQUIRED = PARAMETERS[:6]
 FIELDS = ("name", "module_name", "description", "version", "author", "url", "support_adapter", "is_builtin",
           "allow_sleep", "sleep_brief")  # the ones a PAS manifest keeps
 BOM = "\ufeff"
-
-
 
 
 def _rejected(message: str, source: SourceLocation) -> Problem:
@@ -53,8 +52,8 @@ def _signature_problems(reader: Reader, call: ast.Call) -> list[Problem]:
     positional = set(PARAMETERS[:len(call.args)])
     for keyword in call.keywords:
         if keyword.arg is not None and keyword.arg not in PARAMETERS:
-            problems.append(_rejected(f"NekroPlugin has no parameter '{keyword.arg}' (it accepts "
-                                      f"{', '.join(PARAMETERS)})", reader.where(keyword)))
+            problems.append(_rejected(f"NekroPlugin has no parameter '{keyword.arg}'{did_you_mean(keyword.arg, PARAMETERS)} "
+                                      f"(it accepts {', '.join(PARAMETERS)})", reader.where(keyword)))
         elif keyword.arg in positional:
             problems.append(_rejected(f"'{keyword.arg}' is given both by position and by keyword", reader.where(keyword)))
     unpacked = any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)

@@ -11,6 +11,17 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from conformance.tools.simulate.simulation import Simulation, SimulationStep
+from reference_impl.disclosure_answers import (
+    Answer,
+    DisclosureObservation,
+    Done,
+    InvokeAnswer,
+    ListAnswer,
+    LoadAnswer,
+    SearchAnswer,
+    StepObservation,
+    ToolsObservation,
+)
 from reference_impl.events import AdminObservation, CallObservation, PluginView, RunObservation, StartRun
 from reference_impl.model import AdminOutcome, OutcomeKind, PluginState
 from reference_impl.problems import Problem
@@ -84,6 +95,9 @@ def _heading(step: SimulationStep, run_number: int | None, *, color: bool) -> st
     context = []
     if conversation is not None:
         context.append(f"conversation {conversation}")
+    thread = getattr(event, "thread", None)
+    if thread is not None:
+        context.append(f"thread {thread}")
     if run_number is not None:
         context.append(f"run {run_number}")
     adapter = getattr(event, "adapter", None)
@@ -97,8 +111,36 @@ def _indent(block: str) -> str:
     return "\n".join(INDENT + line if line else line for line in block.splitlines())
 
 
+def tools_line(tools: tuple[str, ...], label: str = "tools") -> str:
+    """A model call's tool list on one line: loader tokens, then the catalogue tools in order."""
+    return f"{label}: {' '.join(tools) or '(none)'}"
+
+
+def answer_line(answer: Answer) -> str:
+    """One answer of a model step in words: ``load weather: loaded``, ``search: found weather, loaded -``."""
+    if isinstance(answer, LoadAnswer):
+        return f"{answer.call}: " + ", ".join(f"{name} {outcome.value}" for name, outcome in answer.results)
+    if isinstance(answer, SearchAnswer):
+        return f"search: found {', '.join(answer.found) or '-'}; loaded {', '.join(answer.loaded) or '-'}"
+    if isinstance(answer, ListAnswer):
+        return "list: " + ", ".join(f"{name}{' (loaded)' if loaded else ''}" for name, loaded in answer.listed)
+    if isinstance(answer, InvokeAnswer):
+        return f"invoke {answer.name}: {answer.outcome.value}"
+    return f"{answer.call}: unsupported"
+
+
+def _disclosure_body(observation: DisclosureObservation) -> str:
+    if isinstance(observation, ToolsObservation):
+        return tools_line(observation.tools)
+    if isinstance(observation, StepObservation):
+        return "\n".join([*(f"-> {answer_line(a)}" for a in observation.answers), tools_line(observation.tools, "next")])
+    return "-> done"
+
+
 def _body(step: SimulationStep, *, text: bool, color: bool) -> str:
     observation = step.observation
+    if isinstance(observation, (ToolsObservation, StepObservation, Done)):
+        return _disclosure_body(observation)
     if isinstance(observation, RunObservation):
         if text:
             return observation.text or "(no plugin text)"
@@ -116,8 +158,10 @@ def render_steps(simulation: Simulation, *, text: bool = False, color: bool = Fa
     reference reply under its outcome line.
     """
     runs: Counter[str] = Counter()
+    catalogue = (f"; {len(simulation.tools)} tools from {simulation.tools_source}, disclosure "
+                 f"{simulation.declared.to_text() or 'defaults'}") if simulation.tools_source else ""
     header = _paint(f"pas simulate: {len(simulation.manifests)} plugins from {simulation.plugins_source}; "
-                    f"host config {simulation.host_source}", "dim", color)
+                    f"host config {simulation.host_source}{catalogue}", "dim", color)
     parts = [header]
     for step in simulation.steps:
         run_number = None
@@ -153,8 +197,11 @@ def render_svg(simulation: Simulation, *, title: str = "") -> str:
     from dataclasses import replace
 
     from conformance.tools.simulate.timeline import EN, plugin_rows, timeline_runs, timeline_svg
+    from reference_impl.events import EVENT_TYPES
 
-    runs = timeline_runs((step.command.event, step.observation) for step in simulation.steps)
+    activation = tuple(EVENT_TYPES.values())  # the picture is of runs: disclosure steps have no place in it
+    runs = timeline_runs((step.command.event, step.observation) for step in simulation.steps
+                         if isinstance(step.command.event, activation))
     heading = title or f"pas simulate: {len(simulation.manifests)} plugins from {simulation.plugins_source}"
     return timeline_svg(runs, plugin_rows(runs), replace(EN, title=heading))
 

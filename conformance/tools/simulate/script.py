@@ -2,7 +2,10 @@
 
 A script is a list of commands (see :data:`USAGE`), one per line or separated by ``;``,
 with ``#`` comments. ``conversation`` and ``adapter`` change the defaults of later
-commands; the others each become one scheduler event. Those come from the step table
+commands (a conversation is also the thread of the disclosure commands); the others each
+become one event. The model's calls of a disclosure model step are commands of their own
+(``load``, ``unload``, ``search``, ``list``, ``invoke``: :data:`~conformance.documents.step_table.CALL_SCRIPTS`);
+``load weather & invoke clock in b`` is one step of two parallel calls in thread ``b``. Those come from the step table
 (conformance.documents.step_table): a row's ``script`` gives its word and arguments, which fill
 the keys of a scenario step that the row then reads, so a command means what the same step in a
 scenario file means. ROUNDS is read as JSON when it parses as JSON (``2.5`` and ``"x"`` reach
@@ -22,7 +25,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from conformance.documents.step_form import Arg, ArgKind, Script, StepContext, StepRow
-from conformance.documents.step_table import DEFAULT_CONVERSATION, SCRIPT_ROWS
+from conformance.documents.step_table import CALL_JOINER, CALL_SCRIPTS, DEFAULT_CONVERSATION, ROWS, SCRIPT_ROWS
+from reference_impl.disclosure_commands import DisclosureEvent, ModelStep
+from reference_impl.errors import MalformedDocument
 from reference_impl.events import Event
 from reference_impl.host_commands import HOST_COMMAND_TYPES
 from reference_impl.problems import Problem, SourceLocation
@@ -38,7 +43,7 @@ class ScriptCommand:
     line: int
     column: int
     text: str
-    event: Event
+    event: Event | DisclosureEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +137,14 @@ def _arguments(script: Script, head: _Token, tokens: list[_Token]) -> dict[str, 
     rest = list(tokens)
     keywords = {arg.keyword for arg in script.args if arg.keyword}
     for arg in script.args:
+        if arg.kind is ArgKind.NAMES:  # one or more, up to the next keyword
+            taken = []
+            while rest and rest[0].text not in keywords:
+                taken.append(rest.pop(0).word)
+            if not taken:
+                raise _ScriptError("missing-argument", f"'{head.text}' needs {arg.usage}", head.column)
+            given[arg.key] = taken
+            continue
         if arg.keyword and rest and rest[0].text != arg.keyword:
             raise _ScriptError("unexpected-argument", f"expected '{arg.usage.strip('[]')}', not {rest[0].text!r}",
                                rest[0].column)
@@ -150,17 +163,45 @@ def _arguments(script: Script, head: _Token, tokens: list[_Token]) -> dict[str, 
     return given
 
 
-def _event(row: StepRow, head: _Token, tokens: list[_Token], ctx: _Context) -> Event:
+def _event(row: StepRow, head: _Token, tokens: list[_Token], ctx: _Context) -> Event | DisclosureEvent:
     """The event of a step-table command: its arguments, with the script's defaults, read by its row."""
     assert row.script is not None  # SCRIPT_ROWS holds rows with a script command only
     given = _arguments(row.script, head, tokens)
     keys = {key.name for key in row.keys}
     if "conversation" in keys:
         given.setdefault("conversation", ctx.conversation)
+    if "thread" in keys:
+        given.setdefault("thread", ctx.conversation)
     if "adapter" in keys and ctx.adapter is not None:
         given.setdefault("adapter", ctx.adapter)
     event = row.read(given, StepContext())  # a fresh context: the script's adapter is explicit above
     assert not isinstance(event, HOST_COMMAND_TYPES)  # host commands have no script command
+    return event
+
+
+def _step(head: _Token, tokens: list[_Token], ctx: _Context) -> DisclosureEvent:
+    """A model step: calls joined by ``&``, the last one perhaps followed by ``in THREAD``."""
+    thread = ctx.conversation
+    if len(tokens) >= 2 and tokens[-2].text == "in":
+        thread, tokens = tokens[-1].word, tokens[:-2]
+    elif tokens and tokens[-1].text == "in":
+        raise _ScriptError("missing-argument", "'in' needs THREAD", tokens[-1].column)
+    groups: list[list[_Token]] = [[head]]
+    for token in tokens:
+        if token.text == CALL_JOINER:
+            groups.append([])
+        else:
+            groups[-1].append(token)
+    calls = []
+    for group in groups:
+        if not group or group[0].text not in CALL_SCRIPTS:
+            where = group[0] if group else head
+            raise _ScriptError("unexpected-argument", f"'{CALL_JOINER}' joins calls: load, unload, search, list or "
+                               f"invoke must follow it", where.column)
+        call = CALL_SCRIPTS[group[0].text]
+        calls.append(call.call(_arguments(call.script, group[0], group[1:])))
+    event = ROWS["model_step"].read({"thread": thread, "calls": calls}, StepContext())
+    assert isinstance(event, ModelStep)  # the model_step row reads a model step
     return event
 
 
@@ -176,14 +217,17 @@ def _adapter(name: _Token, args: list[_Token], ctx: _Context) -> None:
 
 #: The commands that only change the defaults of later commands: handler, usage and meaning.
 _SETTINGS: Final[dict[str, tuple[Callable[[_Token, list[_Token], _Context], None], str, str]]] = {
-    "conversation": (_conversation, "conversation CONV", "default conversation for later commands (main)"),
+    "conversation": (_conversation, "conversation CONV", "default conversation (and thread) for later commands (main)"),
     "adapter": (_adapter, "adapter NAME|none", "adapter of later runs and calls (none: any)"),
 }
-COMMANDS: Final = (*SCRIPT_ROWS, *_SETTINGS)
+COMMANDS: Final = (*SCRIPT_ROWS, *CALL_SCRIPTS, *_SETTINGS)
+_IN_THREAD: Final = " [& CALL ...] [in THREAD]"
 #: Each command's usage line.
 USAGE: Final = {**{word: row.script.usage for word, row in SCRIPT_ROWS.items() if row.script},
+                **{word: call.script.usage + _IN_THREAD for word, call in CALL_SCRIPTS.items()},
                 **{word: usage for word, (_, usage, _) in _SETTINGS.items()}}
 _MEANING: Final = {**{word: row.script.meaning for word, row in SCRIPT_ROWS.items() if row.script},
+                   **{word: call.script.meaning for word, call in CALL_SCRIPTS.items()},
                    **{word: meaning for word, (_, _, meaning) in _SETTINGS.items()}}
 _USAGE_WIDTH: Final = 34
 
@@ -216,7 +260,10 @@ def _command(tokens: list[_Token], line: str, number: int, ctx: _Context) -> Scr
         if head.text in _SETTINGS:
             _SETTINGS[head.text][0](head, args, ctx)
             return None
-        event = _event(SCRIPT_ROWS[head.text], head, args, ctx)
+        event = _step(head, args, ctx) if head.text in CALL_SCRIPTS else _event(SCRIPT_ROWS[head.text], head, args, ctx)
+    except MalformedDocument as error:  # a value of the right kind of token but not of the event's field
+        raise _ScriptError("bad-value", f"'{head.text}': {error.field.rpartition('.')[2]} {error.reason}",
+                           (args or [head])[0].column) from None
     except _ScriptError as error:
         if error.code in ("missing-argument", "unexpected-argument"):
             error.message += f" (usage: {USAGE[head.text]})"

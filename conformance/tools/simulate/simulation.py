@@ -3,7 +3,10 @@
 The script language is :mod:`conformance.tools.simulate.script`; this module reads the script
 file, loads the plugin and host files through the one loader
 (:func:`conformance.documents.plugin_set.load_plugin_set`, the loading ``pas validate`` does),
-and runs the commands on the reference engine.
+and runs the commands on the reference engine. A script with disclosure commands (``request``,
+``load`` ...) runs them on a catalogue (``tools:`` of a YAML or JSON file, the bundled
+:data:`EXAMPLE_TOOLS` unless given) under the disclosure options given (the defaults unless given),
+the catalogue sent first as a disclosure scenario sends it.
 Nothing here prints: :func:`simulate` returns a frozen :class:`Simulation` and
 ``conformance.tools.simulate.report`` renders it.
 """
@@ -11,19 +14,26 @@ Nothing here prints: :func:`simulate` returns a frozen :class:`Simulation` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from conformance.documents.loader import YamlDocument
+from conformance.documents.loader import YamlDocument, load_mapping
 from conformance.documents.plugin_set import PluginSet, load_plugin_set
+from conformance.documents.schemas import check_against
 from conformance.tools.simulate.script import ScriptCommand, parse_script
+from reference_impl.disclosure import NotApplicable
+from reference_impl.disclosure_answers import DisclosureObservation
+from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureStart, Tool
+from reference_impl.disclosure_options import Options
 from reference_impl.events import Observation
+from reference_impl.host_observations import HostObservation
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.problems import Problem, Severity, SourceLocation, pointer_join
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE_PLUGINS = EXAMPLES_DIR / "plugins"
 EXAMPLE_HOST = EXAMPLES_DIR / "host.yaml"
+EXAMPLE_TOOLS = Path(__file__).resolve().parent / "tools.yaml"  # not under examples/: pas validate reads that folder
 DEFAULT_SCRIPT = EXAMPLES_DIR / "default.pas"
 MAX_SCRIPT_BYTES = 1024 * 1024
 
@@ -33,7 +43,7 @@ class SimulationStep:
     """One command and what the reference scheduler observed for it."""
 
     command: ScriptCommand
-    observation: Observation
+    observation: Observation | DisclosureObservation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,6 +58,9 @@ class Simulation:
     host_source: str
     manifests: tuple[Manifest, ...] = ()
     host: HostConfig | None = None
+    tools_source: str = ""  # '' when the script has no disclosure command
+    tools: tuple[Tool, ...] = ()
+    declared: Options = field(default_factory=Options)
     steps: tuple[SimulationStep, ...] = ()
     problems: tuple[Problem, ...] = ()
     script_problems: tuple[Problem, ...] = ()
@@ -132,6 +145,20 @@ def _host_warnings(host: HostConfig, doc: YamlDocument, manifests: Sequence[Mani
 # --- the simulation ---------------------------------------------------------------------
 
 
+def load_tools(path: Path | str | None = None) -> tuple[tuple[Tool, ...], tuple[Problem, ...]]:
+    """The catalogue of a tools file (``tools: [...]``; :data:`EXAMPLE_TOOLS` when None), or its problems at file:line."""
+    doc, problems = load_mapping(path if path is not None else EXAMPLE_TOOLS)
+    if doc is None:
+        return (), tuple(problems)
+    found = check_against("disclosure-start-request", doc, value={"id": 1, "cmd": "disclosure-start", **doc.value})
+    for problem in found:  # the id and cmd are ours, not the file's: a missing tools key is the file's
+        problem_source = problem.source if problem.source is not None else SourceLocation(path=doc.path)
+        problems.append(replace(problem, source=problem_source))
+    if problems:
+        return (), tuple(problems)
+    return tuple(Tool.from_json(tool) for tool in doc.value["tools"]), ()
+
+
 def simulate(
     script: str,
     *,
@@ -139,32 +166,52 @@ def simulate(
     host: Path | str | None = None,
     script_name: str = "script",
     text: bool = False,
+    tools: Path | str | None = None,
+    disclosure: Options | None = None,
 ) -> Simulation:
     """Run ``script`` on the reference scheduler and return every step's observation.
 
-    ``plugins`` defaults to the bundled example set, ``host`` as :func:`load_inputs` says.
-    ``text`` adds the reference prompt and reply text. Input problems are returned in the
-    result, never raised.
+    ``plugins`` defaults to the bundled example set, ``host`` as :func:`load_inputs` says,
+    ``tools`` (read only when the script has a disclosure command) to :data:`EXAMPLE_TOOLS`,
+    ``disclosure`` to the default options. ``text`` adds the reference prompt and reply text.
+    Input problems are returned in the result, never raised.
     """
-    return run_script(script, load_inputs(plugins, host), script_name=script_name, text=text)
+    return run_script(script, load_inputs(plugins, host), script_name=script_name, text=text, tools=tools,
+                      disclosure=disclosure)
 
 
-def run_script(script: str, inputs: Inputs, *, script_name: str = "script", text: bool = False) -> Simulation:
-    """Run ``script`` on loaded ``inputs`` (see :func:`simulate`); nothing runs when the inputs have errors."""
+def run_script(script: str, inputs: Inputs, *, script_name: str = "script", text: bool = False,
+               tools: Path | str | None = None, disclosure: Options | None = None) -> Simulation:
+    """Run ``script`` on loaded ``inputs`` (see :func:`simulate`); nothing runs when the inputs have errors.
+
+    A disclosure command the options do not offer (a search under load_by_name) is a script
+    problem at its line, and ends the simulation.
+    """
     from reference_impl.engine import Engine
 
     commands, script_problems = parse_script(script, script_name)
     manifests = inputs.plugins.manifests
+    declared = disclosure if disclosure is not None else Options()
     result = Simulation(plugins_source=inputs.plugins_source, host_source=inputs.host_source, manifests=manifests,
-                        host=inputs.host, problems=inputs.problems, script_problems=script_problems)
+                        host=inputs.host, problems=inputs.problems, script_problems=script_problems, declared=declared)
+    if any(isinstance(c.event, DISCLOSURE_TYPES) for c in commands):
+        catalogue, problems = load_tools(tools)
+        result = replace(result, tools=catalogue, tools_source=str(tools or EXAMPLE_TOOLS),
+                         problems=(*result.problems, *problems))
     if not result.ok:
         return result
     assert inputs.host is not None  # a host config that did not load is an error problem, so not ok
-    engine = Engine(text=text)
+    engine = Engine(text=text, disclosure=declared)
     engine.start(manifests, inputs.host)
+    engine.apply(DisclosureStart(tools=result.tools))
     steps = []
     for command in commands:
-        observation = engine.apply(command.event)
-        assert isinstance(observation, Observation)  # a scheduler event is never answered by the host
+        try:
+            observation = engine.apply(command.event)
+        except NotApplicable as error:
+            where = SourceLocation(path=script_name, line=command.line, column=command.column)
+            return replace(result, script_problems=(Problem(code="not-applicable", message=f"{error.reason} "
+                           f"(declared: {declared.to_text() or 'the defaults'}; see --disclosure)", source=where),))
+        assert not isinstance(observation, HostObservation)  # a scheduler or disclosure event is never answered by the host
         steps.append(SimulationStep(command=command, observation=observation))
     return replace(result, steps=tuple(steps))

@@ -51,13 +51,15 @@ def check_manifest(doc: YamlDocument, options: LintOptions) -> Iterator[Problem]
         return
     yield from _length(doc, brief, options)
     description = value.get("description")
-    if isinstance(description, str) and _normal(brief) and _normal(brief) == _normal(description):
+    if isinstance(description, str) and (normal := _normal(brief)) and normal == _normal(description):
         yield doc_problem("brief-repeats-description",
                           "sleep_brief only repeats the description; say when the model should activate the plugin",
                           doc, "/sleep_brief")
 
 
 def _length(doc: YamlDocument, brief: str, options: LintOptions) -> Iterator[Problem]:
+    if len(brief) >= options.brief_min_length and 2 * len(brief) <= options.brief_max_length:
+        return  # a character takes one or two columns: within bounds whatever the characters
     width = display_width(brief, options.brief_max_length)
     if width < options.brief_min_length:
         yield doc_problem("brief-too-short",

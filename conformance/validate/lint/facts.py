@@ -9,17 +9,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.documents.loader import YamlDocument
+from conformance.documents.yamldoc import Place, located
 from conformance.validate.lint.registry import RULES
 from reference_impl.problems import Problem, SourceLocation, pointer_join
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reference:
-    """A module name written somewhere in a document, with its pointer and location."""
+    """A module name written somewhere in a document, with its pointer and location.
+
+    ``at`` is the location, or for a document the fast path read a :class:`Place` that finds
+    it when a problem needs it (reading the file again): most references are never reported.
+    """
 
     name: str
     pointer: str
-    source: SourceLocation
+    at: SourceLocation | Place
+
+    @property
+    def source(self) -> SourceLocation:
+        """The file, line and column of the reference."""
+        return located(self.at)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,7 +69,7 @@ def doc_problem(code: str, message: str, doc: YamlDocument, pointer: str, *, key
 
 
 def _reference(doc: YamlDocument, pointer: str, name: str) -> Reference:
-    return Reference(name=name, pointer=pointer, source=doc.where(pointer))
+    return Reference(name=name, pointer=pointer, at=doc.place(pointer))
 
 
 def manifest_facts(doc: YamlDocument) -> ManifestFacts | None:
@@ -92,6 +102,6 @@ def host_facts(doc: YamlDocument) -> HostFacts:
         for module, strategy in strategies.items():
             pointer = pointer_join("/strategies", module)
             if isinstance(strategy, str):
-                reference = Reference(name=module, pointer=pointer, source=doc.where(pointer, key=True))
+                reference = Reference(name=module, pointer=pointer, at=doc.place(pointer, key=True))
                 entries.append(StrategyEntry(module=reference, strategy=strategy))
     return HostFacts(path=doc.path, strategies=tuple(entries))

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from conformance.documents.loader import YamlDocument
 from conformance.validate.lint.facts import doc_problem
 from conformance.validate.lint.registry import LintOptions
-from reference_impl.problems import Problem, pointer_join
+from reference_impl.problems import Problem, pointer_of
 
 
 def check_manifest(doc: YamlDocument, options: LintOptions) -> Iterator[Problem]:
@@ -17,31 +17,33 @@ def check_manifest(doc: YamlDocument, options: LintOptions) -> Iterator[Problem]
     yield from _null_schema_keys(doc)
 
 
-def _free_form_schemas(doc: YamlDocument) -> Iterator[tuple[str, object]]:
-    """The parts of a manifest no schema of ours constrains: method parameters, the config schema."""
+def _free_form_schemas(doc: YamlDocument) -> Iterator[tuple[tuple[str | int, ...], object]]:
+    """The parts of a manifest no schema of ours constrains, by path: method parameters, the config schema."""
     methods = doc.value.get("methods")
     for index, method in enumerate(methods if isinstance(methods, list) else ()):
         if isinstance(method, dict) and "parameters" in method:
-            yield f"/methods/{index}/parameters", method["parameters"]
+            yield ("methods", index, "parameters"), method["parameters"]
     config = doc.value.get("config")
     if isinstance(config, dict) and "schema" in config:
-        yield "/config/schema", config["schema"]
+        yield ("config", "schema"), config["schema"]
 
 
 def _null_schema_keys(doc: YamlDocument) -> Iterator[Problem]:
     """``{description: a, b}`` is the key ``b`` with no value: YAML splits flow mappings at commas."""
+    # Paths are kept as tuples and joined into a pointer only for a key that is reported.
     stack = list(_free_form_schemas(doc))
     while stack:
-        pointer, value = stack.pop()
-        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-        for key, child in items:
-            child_pointer = pointer_join(pointer, key)
-            if child is None and isinstance(value, dict) and key not in ("default", "const", "examples"):
-                yield doc_problem("schema-key-without-value",
-                                  f"'{key}' is a key with no value, most likely text cut at a comma in a "
-                                  "{...} mapping; quote the text", doc, child_pointer)
-            else:
-                stack.append((child_pointer, child))
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, child in value.items():
+                if child is None and key not in ("default", "const", "examples"):
+                    yield doc_problem("schema-key-without-value",
+                                      f"'{key}' is a key with no value, most likely text cut at a comma in a "
+                                      "{...} mapping; quote the text", doc, pointer_of((*path, key)), key=True)
+                elif isinstance(child, (dict, list)):
+                    stack.append(((*path, key), child))
+        elif isinstance(value, list):
+            stack.extend(((*path, index), child) for index, child in enumerate(value) if isinstance(child, (dict, list)))
 
 
 def _duplicate_methods(doc: YamlDocument) -> Iterator[Problem]:

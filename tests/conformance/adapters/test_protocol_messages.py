@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.adapters import protocol
 from conformance.adapters.protocol import wire
+from conformance.adapters.protocol.disclosure_messages import DisclosureRequest, DisclosureResponse
 from conformance.adapters.protocol.host_messages import HostRequest, HostResponse
 from conformance.adapters.protocol.messages import (
     ByeRequest,
@@ -28,6 +31,7 @@ from conformance.adapters.protocol.messages import (
 )
 from conformance.adapters.protocol.wire import CheckedBodies, Unreadable, check_message, decode, encode
 from conformance.adapters.serve import Session, serve
+from reference_impl.disclosure_commands import DISCLOSURE_EVENT_TYPES
 from reference_impl.engine import Engine
 from reference_impl.errors import MalformedDocument
 from reference_impl.events import (
@@ -97,16 +101,19 @@ def cmd_of(message: Any) -> str:
 
 
 def test_every_wire_command_has_a_request_and_a_response_class() -> None:
-    assert set(protocol.COMMANDS) == {"hello", "start", "bye", *EVENT_TYPES, *COMMAND_TYPES}
-    # host messages are sampled in tests/conformance/suite/host_profile/test_host_protocol_messages.py
-    assert {cmd_of(r) for r in sample_requests()} == set(protocol.COMMANDS) - set(COMMAND_TYPES)
+    assert set(protocol.COMMANDS) == {"hello", "start", "bye", *EVENT_TYPES, *COMMAND_TYPES, *DISCLOSURE_EVENT_TYPES}
+    # host messages are sampled in tests/conformance/suite/host_profile/test_host_protocol_messages.py,
+    # disclosure messages in tests/conformance/adapters/test_disclosure_messages.py
+    assert {cmd_of(r) for r in sample_requests()} == set(protocol.COMMANDS) - set(COMMAND_TYPES) - set(DISCLOSURE_EVENT_TYPES)
 
 
 def test_events_and_host_commands_share_one_request_and_one_response_class_each() -> None:
     classes = set(protocol.MESSAGES.values())
     assert classes == {(HelloRequest, HelloResponse), (StartRequest, StartResponse), (ByeRequest, ByeResponse),
-                       (EventRequest, ObservationResponse), (HostRequest, HostResponse)}
+                       (EventRequest, ObservationResponse), (HostRequest, HostResponse),
+                       (DisclosureRequest, DisclosureResponse)}
     assert {protocol.MESSAGES[cmd] for cmd in EVENT_TYPES} == {(EventRequest, ObservationResponse)}
+    assert {protocol.MESSAGES[cmd] for cmd in DISCLOSURE_EVENT_TYPES} == {(DisclosureRequest, DisclosureResponse)}
 
 
 @pytest.mark.parametrize("cmd", list(EVENTS))
@@ -349,3 +356,64 @@ def test_the_transcript_in_the_docs_is_what_serve_reference_produces_today() -> 
     )
     assert completed.returncode == 0, completed.stderr.decode()
     assert completed.stdout.decode().splitlines() == documented
+
+
+# The codec: msgspec for speed, the standard library for everything msgspec refuses (wire.decode, wire.encode).
+# Each protocol rule holds whichever of the two reads or writes the line.
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")], ids=["nan", "inf", "-inf"])
+def test_encode_refuses_nan_and_infinity(value: float) -> None:
+    with pytest.raises(ValueError):
+        encode({"rounds": value})
+    with pytest.raises(ValueError):
+        encode({"result": {"nested": [1, value]}})
+
+
+def test_a_lone_surrogate_is_unreadable_at_its_pointer_and_cannot_be_written() -> None:
+    # msgspec refuses it; the standard library reads it, and the strict check (issue 30) refuses what it read.
+    with pytest.raises(Unreadable) as caught:
+        decode(b'{"name":"\\ud800"}')
+    assert caught.value.reason == "lone surrogate" and caught.value.detail.startswith("/name: ")
+    assert decode(b'{"name":"\\ud83d\\ude00"}') == {"name": "\U0001f600"}  # a pair is one character
+    with pytest.raises(UnicodeEncodeError):
+        encode({"name": "\ud800"})
+
+
+def test_a_duplicate_key_keeps_the_last_value_as_the_standard_library_does() -> None:
+    assert decode(b'{"id":1,"id":2}') == json.loads('{"id":1,"id":2}') == {"id": 2}
+
+
+def test_a_byte_order_mark_is_not_json() -> None:
+    with pytest.raises(Unreadable) as caught:
+        decode(b'\xef\xbb\xbf{"id":1}')
+    assert caught.value.reason == "not JSON" and "BOM" in caught.value.detail
+
+
+def test_huge_integers_are_read_and_written_exactly() -> None:
+    big = 7 * 10**40 + 3
+    assert decode(b'{"id":%d}' % big) == {"id": big}
+    assert encode({"id": big}) == b'{"id":%d}\n' % big
+    assert decode(b'{"id":1e400}') == {"id": float("inf")}  # as the standard library reads it (msgspec refuses)
+
+
+def test_floats_are_written_as_the_standard_library_writes_them() -> None:
+    assert encode({"a": 1e20, "b": 0.1}) == b'{"a":1e+20,"b":0.1}\n'
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4))
+def test_the_codec_writes_and_reads_what_the_standard_library_writes_and_reads(value: dict) -> None:
+    try:
+        expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    except UnicodeEncodeError:
+        with pytest.raises(UnicodeEncodeError):
+            encode(value)
+        return
+    assert encode(value) == expected
+    assert decode(expected.rstrip(b"\n")) == json.loads(expected)
+

@@ -1,5 +1,5 @@
 """The bundled schemas as data: 2020-12 vocabulary only, every $ref resolves, ECMA-262 patterns that
-reject a trailing newline, and the set of keywords the fast path handles (so adding one is deliberate)."""
+reject a trailing newline, and the fast path (jsonschema-rs) compiles them and reads their patterns as ECMA-262 does."""
 
 from __future__ import annotations
 
@@ -76,6 +76,15 @@ def test_every_bundled_schema_is_valid_against_the_2020_12_metaschema_and_uses_o
     assert unknown == [], f"not 2020-12 keywords (a comma inside a YAML {{...}} mapping?): {unknown}"
 
 
+def test_every_schema_file_reads_the_same_with_pyyaml_and_with_yaml_rs():
+    import yaml
+
+    from conformance.documents.schemas import _paths, _read
+
+    for path in _paths().values():
+        assert _read(path) == yaml.safe_load(path.read_text(encoding="utf-8")), path
+
+
 def test_the_vocabulary_check_finds_a_key_made_by_a_comma_in_a_flow_mapping():
     import yaml
 
@@ -84,37 +93,25 @@ def test_the_vocabulary_check_finds_a_key_made_by_a_comma_in_a_flow_mapping():
         "/patternProperties/^x-/ignored by PAS."]
 
 
-def test_every_ref_in_every_bundled_schema_resolves_and_the_fast_path_follows_it():
-    fast = fastschema.FastPath(store())
-    refs = [(uri, pointer, base, schema["$ref"]) for uri, contents in _bundled()
+def test_every_ref_in_every_bundled_schema_resolves():
+    refs = [(base, schema["$ref"]) for uri, contents in _bundled()
             for pointer, base, schema in _subschemas(contents, base=uri) if "$ref" in schema]
     assert len(refs) > 100
-    for uri, pointer, base, ref in refs:
+    for base, ref in refs:
         registry().resolver(base).lookup(ref)  # raises Unresolvable
-        assert fast._lookup(ref, base) is not None, f"{uri}#{pointer}: the fast path defers on {ref}"
 
 
-def test_the_fast_path_handles_exactly_these_keywords():
-    assert fastschema.HANDLED_KEYWORDS == {
-        "title", "description", "examples", "default", "$schema", "$id", "$comment", "$defs",
-        "markdownDescription", "defaultSnippets",
-        "type", "enum", "const", "$ref", "properties", "patternProperties", "additionalProperties", "required",
-        "propertyNames", "minLength", "maxLength", "pattern", "format", "items", "uniqueItems", "minItems", "maxItems",
-        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf", "not", "minProperties",
-        "maxProperties",
-    }
+@pytest.mark.parametrize(("uri", "contents"), _bundled(), ids=lambda value: value if isinstance(value, str) else "")
+def test_the_fast_path_compiles_every_bundled_schema(uri, contents):
+    # A schema jsonschema-rs could not compile would send every document of its kind to jsonschema.
+    fast = fastschema.FastPath(store())
+    fast.certainly_valid(uri, None)
+    assert fast._validators[uri] is not fastschema._never, f"jsonschema-rs cannot compile {uri}"
 
 
-FAST_KINDS = ("/plugin-manifest.", "/host-config.", "/scenario.", "/protocol/")
-
-
-def test_the_schemas_of_the_kinds_the_fast_path_serves_use_only_keywords_it_handles():
-    # bench/fastschema.py measures these kinds; a schema of another kind may use anything (it defers).
-    used = {key for uri, contents in _bundled() if any(kind in uri for kind in FAST_KINDS)
-            for _, _, schema in _subschemas(contents, base=uri) for key in schema}
-    assert used <= fastschema.HANDLED_KEYWORDS, (
-        f"{sorted(used - fastschema.HANDLED_KEYWORDS)}: teach the fast path, or every document of that kind "
-        "goes through jsonschema")
+def test_no_bundled_pattern_uses_a_word_boundary():
+    # jsonschema-rs reads \b over Unicode letters, ECMA-262 over ASCII ones (see fastschema's docstring).
+    assert [where for where, pattern in _patterns() if "\\b" in pattern or "\\B" in pattern] == []
 
 
 @pytest.mark.parametrize(("where", "pattern"), _patterns(), ids=[where.rsplit("/", 1)[-1] for where, _ in _patterns()])
@@ -126,9 +123,10 @@ END_ANCHORED = sorted({pattern for _, pattern in _patterns() if pattern.endswith
 
 
 def test_the_end_anchored_patterns_are_all_the_patterns_that_constrain_a_whole_string():
-    # The others are prefixes ("^x-" extension keys), which accept anything after, newline included.
+    # The others are prefixes ("^x-" extension keys; "^[^@]", a tool name that is no loader token), which
+    # accept anything after, newline included.
     assert len(END_ANCHORED) >= 6
-    assert all(pattern.endswith("$") or not pattern.startswith("^") or pattern == "^x-"
+    assert all(pattern.endswith("$") or not pattern.startswith("^") or pattern in ("^x-", "^[^@]")
                for _, pattern in _patterns())
 
 
@@ -139,6 +137,20 @@ def test_every_bundled_end_anchored_pattern_rejects_a_trailing_newline(data, pat
     assume(search(pattern, text))  # Python's \d also draws non-ASCII digits, which ECMA-262 rightly refuses
     assert not search(pattern, text + "\n")
     assert not search(pattern, text + "\r\n")
+
+
+ALL_PATTERNS = sorted({pattern for _, pattern in _patterns()})
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), pattern=st.sampled_from(ALL_PATTERNS))
+def test_the_fast_path_reads_every_bundled_pattern_as_ecma_262_does(data, pattern):
+    import jsonschema_rs
+
+    text = data.draw(st.from_regex(pattern) | st.text(alphabet="aZ_-09x\n\r \u0661\uff10\u212a", max_size=12))
+    text += data.draw(st.sampled_from(["", "\n", "\r\n", "\u0661", "\u00e9"]))
+    fast = jsonschema_rs.Draft202012Validator({"type": "string", "pattern": pattern})
+    assert fast.is_valid(text) is search(pattern, text), (pattern, text)
 
 
 def _optional_imports(module: Any) -> set[str]:

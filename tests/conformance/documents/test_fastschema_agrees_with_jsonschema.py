@@ -85,6 +85,7 @@ def _suite_responses() -> list[tuple[str, dict]]:
     """Every response the reference gives over the bundled suite, as the stdio adapter checks them."""
     from conformance.adapters.protocol import response_schema
     from conformance.suite.scenario import load_suite
+    from reference_impl.disclosure_options import closest_meeting
     from reference_impl.engine import Engine
 
     scenarios, _ = load_suite()
@@ -93,10 +94,10 @@ def _suite_responses() -> list[tuple[str, dict]]:
              ("protocol/bye-response", {"id": 3, "ok": True, "result": {}}),
              ("protocol/error-response", {"id": None, "ok": False, "error": {"message": "bad", "code": "invalid-json"}})]
     for scenario in scenarios:
-        engine = Engine()
+        # a disclosure scenario runs under a declaration that meets its requires, its catalogue sent first
+        engine = Engine(disclosure=closest_meeting(scenario.requires))
         engine.start(scenario.plugins, scenario.host)
-        for step in scenario.steps:
-            event = step.event
+        for event in ([scenario.opening] if scenario.is_disclosure else []) + [step.event for step in scenario.steps]:
             response = {"id": 1, "ok": True, "result": engine.apply(event).to_json()}
             found.append((response_schema(event.cmd, response), response))
     # As they travel: JSON text, so enum members arrive as plain strings.
@@ -111,6 +112,13 @@ def test_the_fast_path_accepts_every_protocol_response_of_the_reference_and_json
     for schema, response in RESPONSES:
         assert certainly_valid(schema, response), (schema, response)
         assert validator(schema).is_valid(response)
+
+
+def test_the_wire_writes_every_response_of_the_reference_byte_for_byte_as_the_standard_library():
+    from conformance.adapters.protocol.wire import encode  # msgspec, with the standard library behind it
+
+    for _, response in RESPONSES:
+        assert encode(response) == json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

@@ -1,4 +1,4 @@
-"""The fast path on keyword cases in the JSON Schema Test Suite layout: it may defer, never wrongly accept."""
+"""The fast path (jsonschema-rs) on keyword cases in the JSON Schema Test Suite layout: it may defer, never wrongly accept."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from conformance.documents.ecma import validator_class
 from conformance.documents.fastschema import DRAFT_2020_12
 
 CASES = Path(__file__).resolve().parent / "keyword_cases"
-HANDLED_FILES = ("type", "enum_const", "object", "string", "array", "number", "combinators", "ref")
 
 
 def _groups(name: str) -> list[dict]:
@@ -55,55 +54,62 @@ def test_the_expected_verdict_is_jsonschemas_and_the_fast_path_never_contradicts
         assert test["valid"]
 
 
-@pytest.mark.parametrize("name", HANDLED_FILES)
-def test_the_fast_path_answers_for_most_valid_cases_of_the_keywords_it_handles(name):
+@pytest.mark.parametrize("name", ALL_FILES)
+def test_the_fast_path_answers_for_the_valid_cases(name):
+    # It exists to spare jsonschema: a fast path that deferred on everything would be correct and useless.
     answered = total = 0
     for group in _groups(name):
+        if group["schema"].get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
+            continue  # another draft: it defers by design
         registry, uri = _registry(group["schema"])
         fast = FastPath(registry)
         valid = [test["data"] for test in group["tests"] if test["valid"]]
         total += len(valid)
         answered += sum(fast.certainly_valid(uri, data) for data in valid)
-    assert answered >= total * 0.6, (answered, total)
+    assert answered == total, (answered, total)
 
 
-def test_the_fast_path_defers_on_every_keyword_it_does_not_handle():
-    for group in _groups("deferred_keywords"):
-        registry, uri = _registry(group["schema"])
-        assert not any(FastPath(registry).certainly_valid(uri, test["data"]) for test in group["tests"]), group
+@pytest.mark.parametrize(("pattern", "valid", "invalid"), [
+    ("^[a-z][a-z0-9_]*$", ["weather", "a_1"], ["weather\n", "weather\r\n", "Weather"]),
+    ("^\\d+$", ["123", "0"], ["\u0661\u0662", "\uff11", "12\n"]),
+    ("^\\w+$", ["a_Z9"], ["\u00e9", "a\n"]),
+])
+def test_the_fast_path_reads_patterns_as_ecma_262(pattern, valid, invalid):
+    # $ never matches before a trailing newline; \d and \w are ASCII only (Python's re reads both otherwise).
+    registry, uri = _registry({"$schema": DRAFT_2020_12, "type": "string", "pattern": pattern})
+    fast = FastPath(registry)
+    assert [text for text in valid if not fast.certainly_valid(uri, text)] == []
+    assert [text for text in invalid if fast.certainly_valid(uri, text)] == []
 
 
-def test_the_fast_path_defers_on_the_cases_a_root_only_resolver_gets_wrong():
-    by_description = {group["description"]: group for group in _groups("ref")}
-    group = by_description["relative ref inside a subschema with its own $id resolves against that $id"]
-    registry, uri = _registry(group["schema"])
-    assert not FastPath(registry).certainly_valid(uri, "x")
-    group = by_description["percent-encoded ref"]
-    registry, uri = _registry(group["schema"])
-    assert FastPath(registry).certainly_valid(uri, 1) and not FastPath(registry).certainly_valid(uri, "x")
-
-
-def test_deep_documents_and_reference_cycles_defer_instead_of_raising():
-    registry, uri = _registry({"$schema": DRAFT_2020_12, "type": "object", "additionalProperties": {"$ref": "#"}})
-    deep: dict = {}
-    for _ in range(5000):
-        deep = {"a": deep}
-    assert FastPath(registry).certainly_valid(uri, deep) is False
-    cycle = {"$schema": DRAFT_2020_12, "$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}
-    registry, uri = _registry(cycle)
-    assert FastPath(registry).certainly_valid(uri, 1) is False
-
-
-def test_a_pattern_that_is_not_ecma_262_defers_instead_of_raising():
+def test_a_pattern_jsonschema_rs_cannot_compile_defers_instead_of_raising():
     registry, uri = _registry({"$schema": DRAFT_2020_12, "pattern": "(?P<name>a)"})
     assert FastPath(registry).certainly_valid(uri, "a") is False
+
+
+def test_a_root_of_another_draft_and_an_instance_it_cannot_read_defer():
+    registry, uri = _registry({"$schema": "http://json-schema.org/draft-07/schema#", "type": "integer"})
+    assert FastPath(registry).certainly_valid(uri, 1) is False
+    registry, uri = _registry({"$schema": DRAFT_2020_12, "type": "object", "additionalProperties": {"type": "string"}})
+    assert FastPath(registry).certainly_valid(uri, {1: "a"}) is False
+    assert FastPath(registry).certainly_valid(uri, {"a": b"bytes"}) is False
+
+
+def test_a_format_is_checked_as_jsonschema_checks_it(monkeypatch):
+    # Without a URI library jsonschema checks no uri; with one, a string it rejects is never certainly valid.
+    registry, uri = _registry({"$schema": DRAFT_2020_12, "type": "string", "format": "uri"})
+    monkeypatch.setattr(fastschema, "format_check", lambda fmt: None)
+    assert FastPath(registry).certainly_valid(uri, "not a uri")
+    monkeypatch.setattr(fastschema, "format_check", lambda fmt: (lambda text: text.startswith("https:")))
+    assert not FastPath(registry).certainly_valid(uri, "not a uri")
+    assert FastPath(registry).certainly_valid(uri, "https://example.org")
 
 
 def test_a_branch_with_its_own_id_is_never_taken_as_certainly_failing_by_a_ref_read_against_the_outer_base():
     # By the spec the inner ref names the inner integer, so 1 matches both branches and oneOf fails.
     # jsonschema 4.26 checks later oneOf branches (and not, if) with evolve(), which does not enter
     # the subresource, and reads the ref against the root (a string): it says valid. Not a vendored
-    # case, because the two disagree; the fast path must not decide it either way.
+    # case, because the two disagree; the fast path reads it by the spec (invalid), so jsonschema decides.
     schema = {"$schema": DRAFT_2020_12, "$id": "http://localhost:1234/draft2020-12/oneof.json",
               "$defs": {"n": {"type": "string"}},
               "oneOf": [{"type": "integer"}, {"$id": "nested/oneof.json", "$defs": {"n": {"type": "integer"}},

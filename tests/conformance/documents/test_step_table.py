@@ -25,10 +25,20 @@ from hypothesis import strategies as st
 
 from conformance.documents.loader import load_mapping
 from conformance.documents.step_form import StepContext, StepRow, Unwritable, same
-from conformance.documents.step_table import DEFAULT_CONVERSATION, ROWS, STEP_ROWS, row_of, write_steps
+from conformance.documents.step_table import CALL_SCRIPTS, DEFAULT_CONVERSATION, ROWS, STEP_ROWS, row_of, write_steps
 from conformance.fuzz.emit import dump
 from conformance.suite.scenario import SUITE_DIR, build_scenario, check_scenario, load_scenario, scenario_files
-from reference_impl import events, host_commands
+from reference_impl import disclosure_commands, events, host_commands
+from reference_impl.disclosure_commands import (
+    DISCLOSURE_EVENT_TYPES,
+    DisclosureEvent,
+    DisclosureStart,
+    InvokeCall,
+    ListCall,
+    LoadCall,
+    SearchCall,
+    Store,
+)
 from reference_impl.events import EVENT_TYPES, OMITTED, Event
 from reference_impl.host_commands import HOST_COMMAND_TYPES, Behaviour, HostCommand, Load
 from reference_impl.model import HostConfig
@@ -61,12 +71,17 @@ def _classes_with_a_cmd(module: Any) -> set[type]:
 
 
 def test_every_event_and_host_command_class_has_exactly_one_row():
-    # A new event class: add it to the Event (or HostCommand) union, to EVENT_TYPES (HOST_COMMAND_TYPES)
-    # and a row to conformance/documents/step_table.py; this test names whichever is missing.
-    unions = set(typing.get_args(Event)) | set(typing.get_args(HostCommand))
-    assert _classes_with_a_cmd(events) | _classes_with_a_cmd(host_commands) == unions
+    # A new event class: add it to the Event (or HostCommand, DisclosureEvent) union, to EVENT_TYPES
+    # (HOST_COMMAND_TYPES, DISCLOSURE_EVENT_TYPES) and a row to conformance/documents/step_table.py;
+    # this test names whichever is missing. disclosure-start has none: the runner sends it first,
+    # with the scenario's catalogue (Scenario.opening), as it sends start with an activation scenario's plugins.
+    disclosed = set(typing.get_args(DisclosureEvent)) - {DisclosureStart}
+    unions = set(typing.get_args(Event)) | set(typing.get_args(HostCommand)) | disclosed
+    assert _classes_with_a_cmd(events) | _classes_with_a_cmd(host_commands) | _classes_with_a_cmd(disclosure_commands) \
+        == unions | {DisclosureStart}
     assert set(EVENT_TYPES.values()) == set(typing.get_args(Event))
     assert set(HOST_COMMAND_TYPES) == set(typing.get_args(HostCommand))
+    assert set(DISCLOSURE_EVENT_TYPES.values()) == set(typing.get_args(DisclosureEvent))
     rows = Counter(row.type for row in STEP_ROWS)
     assert {t.__name__ for t in unions - set(rows)} == set(), "these classes have no row in the step table"
     assert {t.__name__ for t, n in rows.items() if n > 1} == set(), "these classes have more than one row"
@@ -91,9 +106,14 @@ def test_the_scenario_schema_has_one_step_key_per_row():
 
 
 def test_script_words_are_unique_and_keys_follow_the_wire_command():
-    words = [row.script.word for row in STEP_ROWS if row.script]
+    words = [row.script.word for row in STEP_ROWS if row.script] + list(CALL_SCRIPTS)
     assert len(words) == len(set(words))
-    assert all(row.key == row.type.cmd.replace("-", "_") for row in STEP_ROWS)
+    # the disclosure steps are named for what happens in a conversation; every other key is its wire command's
+    assert all(row.key == row.type.cmd.replace("-", "_") for row in STEP_ROWS if not row.disclosure)
+    assert {row.key: row.type.cmd for row in STEP_ROWS if row.disclosure} == {
+        "request": "disclosure-request", "model_step": "disclosure-step", "end_request": "disclosure-end",
+        "rebuild": "disclosure-rebuild", "trim_history": "disclosure-trim", "idle": "disclosure-idle",
+        "clear_state": "disclosure-clear"}
 
 
 # ----------------------------------------------------------------------------- event -> step value -> event
@@ -110,6 +130,14 @@ _NAMES = st.sampled_from(["alpha", "beta", "gamma"])
 _BEHAVIOUR = st.builds(Behaviour, setup_fails=st.frozensets(_NAMES),
                        hook_raises=st.dictionaries(_NAMES, st.frozensets(st.sampled_from(["on_x", "session_end"]))))
 
+_TOOL = _TEXT.filter(lambda name: bool(name) and not name.startswith("@"))
+_CALLS = st.one_of(
+    st.builds(lambda names, several, unload: LoadCall(names=tuple(names), several=several or len(names) > 1,
+                                                         unload=unload),
+              st.lists(_TEXT, min_size=1, max_size=3), st.booleans(), st.booleans()),
+    st.builds(SearchCall, query=_TEXT), st.just(ListCall()),
+    st.builds(InvokeCall, name=_TEXT, arguments=st.dictionaries(_TEXT, _JSON, max_size=2)))
+
 #: A strategy per event field name; a new field needs one here (the KeyError says which).
 FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "conversation": _TEXT | st.just(DEFAULT_CONVERSATION),
@@ -125,6 +153,11 @@ FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "environment": st.just(_LOAD.environment) | st.dictionaries(_TEXT, _TEXT, max_size=2),
     "overrides": st.just(_LOAD.overrides) | st.lists(_TEXT, max_size=2).map(tuple),
     "behaviour": st.just(_LOAD.behaviour) | _BEHAVIOUR,
+    "thread": _TEXT.filter(bool) | st.just("main"),
+    "calls": st.lists(_CALLS, min_size=1, max_size=3).map(tuple),
+    "store": st.sampled_from(Store),
+    "keep": st.integers(min_value=0, max_value=2**40),
+    "seconds": st.integers(min_value=0, max_value=10**9) | st.floats(min_value=0, max_value=1e12),
 }
 
 
@@ -228,7 +261,7 @@ def _file_round_trip(tmp_path: Path, sent: list[Any], doc: dict[str, Any], decla
 
 
 @_SETTINGS
-@given(sent=_schema_events([row for row in STEP_ROWS if not row.host]), declared=_DECLARED)
+@given(sent=_schema_events([row for row in STEP_ROWS if not row.host and not row.disclosure]), declared=_DECLARED)
 def test_activation_events_written_to_a_scenario_file_load_back_as_themselves(tmp_path, sent, declared):
     sent = _sayable_all(sent, declared)
     doc = {"id": "round-trip", "title": "t", "covers": ["ACT-COUNT-1"], "plugins": [], "host": {"enabled": ["alpha"]},
@@ -243,6 +276,31 @@ def test_host_commands_written_to_a_scenario_file_load_back_as_themselves(tmp_pa
     doc = {"id": "round-trip", "title": "t", "covers": ["HOST-LOAD-1"], "profiles": ["host"], "plugins": [],
            "host": {"enabled": ["alpha"]}, "environment": dict(_LOAD.environment), "overrides": list(_LOAD.overrides)}
     _file_round_trip(tmp_path, [_LOAD, *sent], doc, {})  # a host scenario begins with its own load
+
+
+def _with_open_requests(sent: list[Any]) -> list[Any]:
+    """The events with a request before each model step whose thread has none open (the loader requires one)."""
+    open_threads: set[str] = set()
+    kept: list[Any] = []
+    for event in sent:
+        if isinstance(event, disclosure_commands.ModelStep) and event.thread not in open_threads:
+            kept.append(disclosure_commands.Request(thread=event.thread))
+        if isinstance(event, disclosure_commands.Request | disclosure_commands.ModelStep):
+            open_threads.add(event.thread)
+        elif isinstance(event, disclosure_commands.EndRequest):
+            open_threads.discard(event.thread)
+        elif isinstance(event, disclosure_commands.Rebuild):
+            open_threads.clear()
+        kept.append(event)
+    return kept
+
+
+@_SETTINGS
+@given(sent=_schema_events([row for row in STEP_ROWS if row.disclosure]))
+def test_disclosure_events_written_to_a_scenario_file_load_back_as_themselves(tmp_path, sent):
+    doc = {"id": "round-trip", "title": "t", "covers": ["DISC-CAT-1"], "profiles": ["disclosure"],
+           "tools": [{"name": "weather", "description": "w"}]}
+    _file_round_trip(tmp_path, _with_open_requests(sent), doc, {})
 
 
 @_SETTINGS
@@ -270,7 +328,7 @@ def test_every_bundled_scenario_written_back_step_by_step_is_the_same_scenario()
         written = write_steps(tuple(step.event for step in scenario.steps), StepContext(adapters=declared, load=load))
         steps = [{**{k: v for k, v in raw.items() if k not in ROWS}, key: value}
                  for raw, (key, value) in zip(doc.value["steps"], written, strict=True)]
-        again = dataclasses.replace(doc, value={**doc.value, "steps": steps})
+        again = doc.with_value({**doc.value, "steps": steps})
         assert check_scenario(again) == [], path
         rebuilt = build_scenario(again)
         assert rebuilt == scenario, path

@@ -49,7 +49,7 @@ def test_the_shipped_requirements_load_with_levels_and_profiles():
     requirements, problems = load_requirements()
     assert problems == ()
     assert requirements["ACT-ELIG-1"].level == "MUST" and requirements["ACT-ELIG-1"].profile == "activation"
-    assert {r.level for r in requirements.values()} <= {"MUST", "SHOULD", "MAY"}
+    assert {r.level for r in requirements.values()} <= {"MUST", "SHOULD", "SHOULD NOT", "MAY"}
 
 
 def test_an_unreadable_requirements_file_gives_problems_not_an_exception(tmp_path):

@@ -7,9 +7,12 @@ import xml.etree.ElementTree as ET
 import pytest
 from runner_support import FAKES, OWN_SCENARIOS
 
+from conformance.suite.scenario import SUITE_DIR
+
 pytest_plugins = ["pytester"]
 
 OWN = f"--pas-scenario={OWN_SCENARIOS}"
+DISCLOSURE_SUITE = SUITE_DIR / "disclosure"
 
 
 @pytest.fixture
@@ -100,3 +103,16 @@ def test_a_bad_scenario_path_is_a_usage_error(run, pytester):
     result = run("--pas-impl=reference", f"--pas-scenario={pytester.path / 'nope.yaml'}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "nope.yaml" in result.stderr.str()
+
+
+def test_disclosure_scenarios_run_under_the_options_the_implementation_declares(run):
+    # thread scope (the default) keeps one thread's loads from another; instance scope shares them: each
+    # declaration runs the scenario that applies to it and skips the other as not applicable
+    suite = f"--pas-scenario={DISCLOSURE_SUITE}"
+    picked = ("-k", "disc-threads-keep-their-own-loads and not search or disc-instance-state-reaches")
+    for impl, passing in (("reference", "disc-threads-keep-their-own-loads"),
+                          ("reference?state_scope=instance", "disc-instance-state-reaches-every-thread")):
+        result = run(f"--pas-impl={impl}", suite, *picked, "-rs", "-v")
+        result.assert_outcomes(passed=1, skipped=1, deselected=41)  # the other 40 scenarios and test_ordinary
+        assert f"pas::{passing} PASSED" in result.stdout.str()
+        assert "not applicable under the declared options" in result.stdout.str()

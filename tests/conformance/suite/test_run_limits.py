@@ -51,7 +51,7 @@ def test_an_implementation_claiming_no_known_profile_has_nothing_to_test(capsys)
     code, lines, err = _json_run(capsys, "--impl", impl)
     assert code == 2
     assert err == ("pas run: nothing to test: hostile-no-profile 0: it claims no profile PAS knows "
-                   "(claimed: none; known: activation, text, host)\n")
+                   "(claimed: none; known: activation, text, host, disclosure)\n")
     assert {line["outcome"] for line in lines[:-1]} == {"skipped"} and lines[-1]["counts"]["passed"] == 0
 
 

@@ -11,6 +11,7 @@ import yaml
 
 from conformance.suite.expectations import check_step
 from conformance.suite.scenario import SUITE_DIR, Scenario, load_suite
+from reference_impl.disclosure_options import closest_meeting
 from reference_impl.engine import Engine
 from reference_impl.spec_files import spec_dir
 
@@ -30,13 +31,20 @@ REQUIREMENTS = _requirements()
 
 
 def _replay(scenario: Scenario) -> list[str]:
-    """Every mismatch of the scenario on the reference, one readable line each."""
-    engine = Engine()
+    """Every mismatch of the scenario on the reference, one readable line each.
+
+    A disclosure scenario runs under the declaration nearest the defaults that meets its
+    ``requires`` (tests/conformance/suite/test_disclosure_suite.py runs every other one too).
+    """
+    declared = closest_meeting(scenario.requires)
+    engine = Engine(disclosure=declared)
     engine.start(scenario.plugins, scenario.host)
+    if scenario.is_disclosure:
+        engine.apply(scenario.opening)
     failures = []
     for step in scenario.steps:
         observed = engine.apply(step.event).to_json()
-        for mismatch in check_step(step, observed, text=True):
+        for mismatch in check_step(step, observed, text=True, disclosure=declared):
             failures.append(f"step {step.index} ({step.action}{': ' + step.note if step.note else ''}): {mismatch}")
     return failures
 
@@ -60,6 +68,13 @@ def test_every_activation_and_text_requirement_is_covered_by_a_scenario() -> Non
     wanted = {rid for rid, entry in REQUIREMENTS.items() if entry["profile"] in SCHEDULING_PROFILES}
     assert wanted, "spec/requirements.yaml lists no activation or text requirement"
     assert not wanted - covered, f"requirements no scenario covers: {sorted(wanted - covered)}"
+
+
+def test_every_disclosure_requirement_is_covered_by_a_disclosure_scenario() -> None:
+    covered = {rid for scenario in SUITE if scenario.is_disclosure for rid in scenario.requirements}
+    wanted = {rid for rid, entry in REQUIREMENTS.items() if entry["profile"] == "disclosure"}
+    assert len(wanted) >= 30
+    assert not wanted - covered, f"requirements no disclosure scenario covers: {sorted(wanted - covered)}"
 
 
 def test_scenarios_covering_text_requirements_claim_the_text_profile() -> None:

@@ -48,3 +48,12 @@ def test_other_strategies_on_the_scheduler_are_not_this_rule(tmp_path, strategy)
 def test_the_rule_can_be_disabled_like_any_other(tmp_path):
     host = write(tmp_path, "host.yaml", HOST.format(module="plugin_activation", strategy="allow_sleep"))
     assert found([host], disable=("controller-sleepable",)) == []
+
+
+def test_the_lint_reads_the_scheduler_module_the_reference_reads():
+    # controller.scheduler_module reads semantics.yaml through the document loader (no PyYAML import).
+    from conformance.validate.lint.controller import scheduler_module
+    from reference_impl.semantics import load_semantics
+
+    assert scheduler_module() == load_semantics().scheduler_module == "plugin_activation"
+

@@ -1,4 +1,5 @@
-"""The docs cannot drift: a page per code whose examples really do (and do not) report it, every option documented."""
+"""The docs cannot drift: a page per code whose examples really do (and do not) report it, and show what
+``pas validate`` prints on them; the guide's rules table is the registry; every option documented."""
 
 from __future__ import annotations
 
@@ -10,8 +11,16 @@ import pytest
 import yaml
 
 from conformance.cli.commands import validate as validate_command
+from conformance.cli.commands.docs import validate_output
+from conformance.cli.main import main
+from conformance.docs_gen.hand_pages import TABLE_REGION
+from conformance.docs_gen.i18n import chinese, language
+from conformance.docs_gen.lint_pages import rules_table
+from conformance.docs_gen.regions import regions
+from conformance.docs_gen.rule_examples import REGION, CannotShow, page_example, session
 from conformance.validate.check import check_paths
 from conformance.validate.lint.registry import RULES
+from reference_impl.spec_files import spec_dir
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -30,6 +39,51 @@ def test_rule_page_has_every_section_and_states_the_severity(code):
     assert text.startswith(f"# `{code}`\n")
     assert all(section in text for section in SECTIONS)
     assert f"**Severity:** {RULES[code].severity.value}" in text
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_rule_page_states_the_registrys_family_and_whether_it_can_be_suppressed_in_both_languages(code):
+    rule = RULES[code]
+    english = (RULES_DIR / f"{code}.md").read_text(encoding="utf-8")
+    chinese_page = (RULES_DIR / f"{code}.zh.md").read_text(encoding="utf-8")
+    assert (f"**Severity:** {rule.severity.value} · **Family:** {rule.family} · "
+            f"**Suppressible:** {'yes' if rule.suppressible else 'no'}\n") in english
+    assert (f"**严重级别：** {rule.severity.value} · **类别：** {rule.family} · "
+            f"**可抑制：** {'是' if rule.suppressible else '否'}\n") in chinese_page
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_rule_page_shows_what_pas_validate_prints_on_its_bad_example_in_both_languages(code):
+    english = (RULES_DIR / f"{code}.md").read_text(encoding="utf-8")
+    example = page_example(code, english)
+    assert example is not None, f"docs/rules/{code}.md has no bad example (titled yaml or json blocks under ### Bad)"
+    try:
+        printed = session(example, validate_output)
+    except CannotShow as reason:
+        pytest.skip(f"the bad example of {code} cannot be made here: {reason}")
+    for page in (f"{code}.md", f"{code}.zh.md"):
+        shown = regions((RULES_DIR / page).read_text(encoding="utf-8")).get(REGION)
+        assert shown is not None, f"docs/rules/{page} has no generated region {REGION!r} after its bad example"
+        assert shown.splitlines() == printed.splitlines(), (
+            f"docs/rules/{page} shows output pas validate no longer prints: run `pas docs generate`")
+
+
+def test_the_guides_rules_table_is_the_registry_in_both_languages():
+    english = regions(GUIDE.read_text(encoding="utf-8"))[TABLE_REGION]
+    assert english.splitlines() == rules_table(RULES.values()).splitlines()
+    assert len(english.splitlines()) == 2 + len(RULES)
+    with language(chinese(spec_dir())) as zh:
+        expected = rules_table(RULES.values())
+    assert zh.missing == set(), f"rules without a Chinese summary in vocabulary.zh.yaml: {sorted(zh.missing)}"
+    shown = regions(GUIDE.with_name("validating.zh.md").read_text(encoding="utf-8"))[TABLE_REGION]
+    assert shown.splitlines() == expected.splitlines()
+
+
+def test_list_rules_lists_the_codes_of_the_guides_table_in_its_order(capsys):
+    assert main(["validate", "--list-rules"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.strip()]
+    in_table = re.findall(r"^\| \[`([a-z0-9-]+)`\]", regions(GUIDE.read_text(encoding="utf-8"))[TABLE_REGION], re.M)
+    assert listed == in_table == list(RULES)
 
 
 def _examples(text: str, heading: str) -> list[tuple[str, str]]:

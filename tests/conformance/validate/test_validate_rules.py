@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from validate_helpers import BRIEF, found, manifest, write
 
+from conformance.validate.check import check_paths
+
 # code, lines that trigger it (appended to a valid manifest), lines that do not, reported line
 CASES = [
     ("schema", "colour: blue\n", "x-colour: blue\n", 5),
@@ -95,3 +97,16 @@ def test_rules_tolerate_wrongly_typed_fields_and_leave_them_to_the_schema(tmp_pa
     text = manifest(extra="allow_sleep: true\nsleep_brief: [a, b]\nmethods: {get: 1}\ndependencies: 7\n")
     codes = {code for code, _, _ in found([write(tmp_path, "m.yaml", text)])}
     assert codes == {"schema", "allow-sleep-without-brief"}
+
+
+def test_a_key_without_value_is_reported_at_the_key_not_at_the_brace_that_ends_its_mapping(tmp_path):
+    # The value of a key cut off at a comma is empty; YAML places that empty value at the closing brace,
+    # which may be lines further on. The fix (quote the text) is made at the key.
+    extra = ("methods:\n  - name: get\n    kind: tool\n    description: Gets it.\n    parameters:\n"
+             "      type: object\n      properties:\n"
+             "        city: {type: string, description: City name, optionally with its country.\n"
+             "        }\n")
+    path = write(tmp_path, "m.yaml", manifest(extra=extra))
+    (problem,) = check_paths([path]).problems
+    assert (problem.code, problem.source.line, problem.source.column) == ("schema-key-without-value", 12, 54)
+    assert problem.pointer == "/methods/0/parameters/properties/city/optionally with its country."

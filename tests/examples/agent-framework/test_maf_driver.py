@@ -104,3 +104,17 @@ def test_a_search_is_answered_unsupported_by_the_driver_and_not_sent(maf):
     assert result["answers"][0]["supported"] is False
     assert result["answers"][0]["text"] == "unsupported: agent-framework-core 1.23.0 has no tool to search"
     assert result["next_tools"] == first["tools"]
+
+
+def test_a_restart_makes_a_new_mcp_tool_and_keeps_or_drops_the_sessions(maf):
+    # The PAS adapter's rebuild: the loaded set lived on the old MCPTool (_mcp.py:1208); the history is the store.
+    first = maf.call("begin_request", thread="A")
+    step(maf, "A", {"load": "tool_2"})
+    maf.call("end_request", thread="A")
+    maf.call("restart", store="kept")
+    kept = maf.call("begin_request", thread="A")
+    maf.call("end_request", thread="A")
+    maf.call("restart", store="reset")
+    reset = maf.call("begin_request", thread="A")
+    assert kept["tools"] == reset["tools"] == [*LOADERS, "tool_0"]
+    assert kept["messages"] > first["messages"] == reset["messages"] == 1

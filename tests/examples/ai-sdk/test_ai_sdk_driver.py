@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 # The Python side of the drivers' line protocol; examples/ is not a package, so it is loaded by path.
-client = SimpleNamespace(**runpy.run_path(str(ROOT / "examples" / "mastra" / "driver_client.py")))
+client = SimpleNamespace(**runpy.run_path(str(ROOT / "examples" / "node-hosts" / "driver_client.py")))
 
 pytestmark = [
     pytest.mark.slow,

@@ -111,6 +111,8 @@ def shell_env(tmp_path):
 def _run_step(name: str, env: dict[str, str], **inputs: str) -> subprocess.CompletedProcess:
     step_env = {k: v for k, v in STEPS[name]["env"].items() if not v.startswith("${{")}
     values = {key: inputs.get(key, "") for key in STEPS[name]["env"]}
+    if "PAS_PYTHON" in values:  # setup-python's interpreter, in the action
+        values["PAS_PYTHON"] = sys.executable
     return subprocess.run([BASH, "--noprofile", "--norc", "-eo", "pipefail", "-c", STEPS[name]["run"]],
                           env={**env, **step_env, **values}, cwd=ROOT, capture_output=True, text=True, timeout=120)
 
@@ -130,6 +132,23 @@ def test_the_validate_step_passes_globs_to_pas_unexpanded(shell_env):
                      PAS_STRICT="false")
     assert done.returncode == 0, done.stderr
     assert "in 15 files" in done.stdout
+
+
+def test_the_validate_step_removes_the_quotes_around_a_glob_as_a_shell_would(shell_env, tmp_path):
+    # The documented form: a folder, then a quoted glob. The quotes used to reach pas as part of the path.
+    spaced = tmp_path / "my plugins"
+    spaced.mkdir()
+    (spaced / "dice.yaml").write_text("name: Dice\nmodule_name: dice_x\nversion: 1.0.0\ndescription: Rolls dice.\n")
+    done = _run_step("pas validate", shell_env, PAS_STRICT="false",
+                     PAS_VALIDATE_PATHS=f"conformance/examples/plugins 'conformance/examples/**/*.yaml'\n\"{spaced}\"")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "in 16 files" in done.stdout  # the 14 plugins and host.yaml (the glob), the quoted folder's file
+
+
+def test_the_validate_step_fails_with_one_line_on_an_unclosed_quote(shell_env):
+    done = _run_step("pas validate", shell_env, PAS_STRICT="false", PAS_VALIDATE_PATHS="plugins/ 'plugins/**/*.yaml")
+    assert done.returncode == 1
+    assert done.stderr.strip() == "pas action: validate-paths: No closing quotation; close the quote"
 
 
 def test_the_run_step_runs_the_suite_and_appends_a_markdown_report_to_the_job_summary(shell_env, tmp_path):

@@ -131,7 +131,7 @@ def test_the_reference_server_answers_host_commands_without_a_start_and_refuses_
     hello = session.answer(HELLO)
     load = session.answer(json.dumps(protocol.request_for(2, LOAD).to_json()).encode())
     assert before["error"]["code"] == "out-of-order"
-    assert hello["result"]["profiles"] == ["activation", "text", "host"]
+    assert hello["result"]["profiles"] == ["activation", "text", "host", "disclosure"]
     assert load["ok"] is True and load["result"]["load_order"] == ["notes", "memory"]
     assert check_message("protocol/host-load-response", load) == []
 

@@ -41,15 +41,15 @@ def test_every_host_requirement_is_covered_by_at_least_two_scenarios(host_suite)
     assert {row.requirement.id: len(row.scenarios) for row in coverage.rows if len(row.scenarios) < 2} == {}
 
 
-def test_pas_coverage_checks_all_three_profiles_by_default_and_passes(capsys) -> None:
-    assert DEFAULT_PROFILES == ("activation", "text", "host")
+def test_pas_coverage_checks_every_profile_by_default_and_passes(capsys) -> None:
+    assert DEFAULT_PROFILES == ("activation", "text", "host", "disclosure")
     assert main(["coverage"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].endswith("requirements covered (activation, text, host)")
+    assert capsys.readouterr().out.splitlines()[-1].endswith("requirements covered (activation, text, host, disclosure)")
 
 
 def test_pas_coverage_of_the_host_profile_passes_on_the_host_folder_alone(capsys) -> None:
     assert main(["coverage", "--profile", "host", "--scenario", str(HOST_DIR)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "22 of 22 requirements covered (host)"
+    assert capsys.readouterr().out.splitlines()[-1] == "26 of 26 requirements covered (host)"
 
 
 def test_the_reference_engine_claims_the_host_profile_and_passes_every_host_scenario(host_suite) -> None:

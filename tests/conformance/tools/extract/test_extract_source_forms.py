@@ -83,7 +83,8 @@ def test_a_nekroplugin_keyword_nekroagent_rejects_is_an_error_at_its_line_and_no
     code = main(["extract", "nekro", str(FIXTURES / "rejected_call.py"), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 1 and not list((tmp_path / "out").iterdir())
-    assert "rejected_call.py:13:5: error rejected-plugin-call NekroPlugin has no parameter 'sleep_breif'" in err
+    assert ("rejected_call.py:13:5: error rejected-plugin-call NekroPlugin has no parameter 'sleep_breif'; "
+            "did you mean 'sleep_brief'? (it accepts name, ") in err
 
 
 def test_every_way_nekroplugins_signature_raises_typeerror_is_caught():

@@ -104,7 +104,8 @@ def test_a_script_file_is_read_and_its_errors_name_the_file(capsys, tmp_path):
     code, out, err = _simulate(capsys, "--script", str(script))
     assert (code, out) == (2, "")
     assert err == (f"{script}:4:1: error unknown-command unknown command 'bogus'; commands: run, activate, extend, "
-                   "strategy, enable, disable, scheduler, restart, conversation, adapter\n")
+                   "strategy, enable, disable, scheduler, restart, request, end, rebuild, trim, idle, clear, load, "
+                   "unload, search, list, invoke, conversation, adapter\n")
 
 
 def test_script_errors_exit_2_with_script_line_and_column_and_no_traceback(capsys):

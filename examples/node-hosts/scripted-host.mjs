@@ -1,6 +1,6 @@
 // Host-neutral half of the Node host drivers (examples/mastra/driver.mjs, examples/ai-sdk/driver.mjs):
 // a scripted model that pauses inside the host's own generation loop, and the bookkeeping of open
-// requests. Nothing here imports a host package; the ai-sdk driver imports this file too.
+// requests. Nothing here imports a host package; both drivers import this file.
 //
 // How a request runs. beginRequest starts the host's real generation (Mastra agent.generate, AI SDK
 // generateText) with a model object that belongs to this one request. Every time the host calls the
@@ -202,6 +202,11 @@ export class ScriptedDriver {
   /** True while any request is open (rebuild refuses then). */
   get busy() {
     return this.#open.size > 0;
+  }
+
+  /** The threads that have an open request, in the order their requests began. */
+  get openThreads() {
+    return [...this.#open.keys()];
   }
 
   /** Start a request (user turn) on `thread`; returns {tools}: the names of its first model call. */

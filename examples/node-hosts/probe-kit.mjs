@@ -1,4 +1,4 @@
-// What the facts probes (facts-probe.mjs here and in ../ai-sdk/) share: a list of checks, each a claim from
+// What the facts probes (../mastra/facts-probe.mjs and ../ai-sdk/facts-probe.mjs) share: a list of checks, each a claim from
 // hosts-facts.md (the session's notes on the hosts) with what the run saw, and seeded random catalogues (tool names and
 // descriptions nobody designed, so ordering and search claims are checked on more than tool_0..tool_4).
 

@@ -12,6 +12,10 @@ const OPS = {
   rebuild: (driver, m) => driver.rebuild(m.store),
   trim: (driver, m) => driver.trim(m.thread, m.keepLast),
   idle: (driver, m) => driver.idle(m.ms),
+  clearState: (driver, m) => {
+    if (typeof driver.clearState !== 'function') throw new DriverError('unsupported', 'this host has no host-side clear of a thread');
+    return driver.clearState(m.thread);
+  },
   inspect: (driver, m) => driver.inspect(m.thread),
 };
 

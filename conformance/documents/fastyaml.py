@@ -1,0 +1,172 @@
+"""The YAML fast path: ``yaml-rs`` (Rust, YAML 1.2) reads a document the event loader would read the same way.
+
+The event loader (:mod:`conformance.documents.loader`, libyaml's parser and a Python builder)
+records a line and column for every value, which costs about ten times what yaml-rs takes to read
+a manifest. Most documents are read only to hear that they are fine, so :func:`fast_value` reads
+them with yaml-rs and hands back the value only when nothing about the document needs the event
+loader: no problem to report, nothing the two could read differently. Otherwise it answers None
+and the event loader reads the text (and says what is wrong, with line and column). It declines:
+
+- text with a tag, an anchor or an alias (alias bombs and tag refusals stay the event loader's),
+  a merge key, a directive, a character YAML does not allow or reads as a line break only in
+  YAML 1.1 (NEL, LS, PS), a BOM, a tab, a surrogate pair written as escapes, a colon right before
+  ``] } , ? :``, a block scalar that ends the text, and a line that leaves a bracket open unless
+  its text lies within one string of the value (a flow collection over several lines);
+- text yaml-rs refuses (a syntax error, a duplicate key ...), an empty document, and a list or a scalar at
+  the top (it may be several documents);
+- a value deeper than the depth limit or with more values than the node limit;
+- a key that is not a string, and a string that may read otherwise when written plain (one of
+  :data:`~conformance.documents.plain.NOT_PLAIN_WORDS`, a number, a YAML 1.1 trap such as ``yes``,
+  or starting with an indicator character): it may have been quoted, or be read differently;
+- a float (``1.10`` is a version that lost a digit; only the text can tell), and an integer
+  whose text yaml-rs reads as a number where PAS reads a string (``1_000``, ``0b11``, ``0X1F``).
+
+Each rule stands for a difference found by comparing the two loaders on generated and damaged YAML.
+Tests compare the two loaders on the project's documents and on generated and damaged YAML
+(tests/conformance/documents/test_fast_yaml.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from conformance.documents.plain import NOT_PLAIN_WORDS, NUMBER_LIKE, NUMBER_STARTS
+
+# YAML's indicator characters: no plain scalar starts with one unless the event loader reads it so, and
+# yaml-rs reads some in flow style ("[?x]", "[|x]", "[:x]") where libyaml refuses them or reads a mapping.
+_INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
+_SUSPECT_STARTS = NUMBER_STARTS + _INDICATORS
+
+# Characters YAML does not allow (C0 and C1 controls but tab and line breaks, U+FFFE, U+FFFF), NEL,
+# LS and PS (line breaks in YAML 1.1 only) and the byte-order mark. Each is looked for alone (a
+# single-character search is a memchr, many times faster than a regular expression here).
+_ASCII_REFUSED = tuple(chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F))
+_REFUSED = _ASCII_REFUSED + tuple(map(chr, range(0x80, 0xA0))) + ("\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff")
+# What may stand just before a tag (!), an anchor (&) or an alias (*) that starts a node (a line break or
+# indentation, "- ", ": ", "[", "{", ",", and ":" after a quoted key in flow style).
+_NODE_START = frozenset(" \t\r\n[{,:")
+# Integers yaml-rs reads that PAS's YAML 1.2 core schema reads as strings: digit separators, binary,
+# upper-case radix prefixes, separators after a radix prefix.
+# A high surrogate written as an escape: libyaml refuses "\\ud800\\udc00", yaml-rs joins the pair.
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89abAB]|U0000[dD][89abAB])")
+# A colon right before "]", "}", ",", "?" or ":": libyaml refuses "[x:]" and "{a:?b}", yaml-rs reads them.
+_BARE_COLON = re.compile(r":[\]},?:]")
+_RUST_ONLY_INT = (re.compile(r"_(?<=[0-9]_)"), re.compile(r"0(?=[bBOX]|[xo][0-9a-fA-F]*_)"))
+
+
+def fast_value(text: str, *, max_depth: int, max_nodes: int) -> Any:
+    """The value of the one document in ``text`` when the event loader would read the same with nothing
+    to report; None when it declines (the event loader must read ``text``). Never raises."""
+    if _awkward(text):
+        return None
+    import yaml_rs
+
+    try:
+        value = yaml_rs.loads(text, parse_datetime=False)
+    except Exception:  # noqa: BLE001 - whatever yaml-rs refuses, the event loader reads and explains
+        return None
+    if type(value) is not dict:  # a list may be several documents; a scalar or nothing is no PAS document
+        return None
+    found = _walk(value, max_depth, max_nodes)
+    if found is None or (found and any(pattern.search(text) for pattern in _RUST_ONLY_INT)):
+        return None
+    open_lines = _open_bracket_lines(text)
+    return value if not open_lines or _inside_strings(open_lines, value) else None
+
+
+def _awkward(text: str) -> bool:
+    """Whether ``text`` holds anything only the event loader reads right (see the module docstring)."""
+    for character in _ASCII_REFUSED if text.isascii() else _REFUSED:
+        if character in text:
+            return True
+    if "\t" in text:  # libyaml refuses a tab in many places yaml-rs takes it as a space
+        return True
+    if "<" in text and "<<" in text or "%" in text and ("\n%" in text or text.startswith("%")):
+        return True
+    if "\\" in text and _SURROGATE_ESCAPE.search(text):
+        return True
+    if _BARE_COLON.search(text):
+        return True
+    # A block scalar (| or >) that ends the text: yaml-rs keeps a line break libyaml drops.
+    last = text.rstrip()
+    last = last[last.rfind("\n") + 1:]
+    if ("|" in last or ">" in last) or not text.endswith("\n") and ("|" in text or ">" in text):
+        return True
+    for indicator in "!&*":
+        at = text.find(indicator)
+        while at >= 0:
+            # An anchor or alias has a name right after it ("x & y" is text); any "!" may be a tag.
+            if (at == 0 or text[at - 1] in _NODE_START) and (indicator == "!" or text[at + 1:at + 2].strip()):
+                return True
+            at = text.find(indicator, at + 1)
+    return False
+
+
+def _open_bracket_lines(text: str) -> list[str]:
+    """The lines (stripped) that hold a "[" or "{" and leave brackets open: a flow collection over several
+    lines, whose indentation libyaml checks more strictly than yaml-rs, or text inside a scalar."""
+    found = []
+    for opener in "[{":
+        at = text.find(opener)
+        while at >= 0:
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            line = text[text.rfind("\n", 0, at) + 1:end]
+            if line.count("[") != line.count("]") or line.count("{") != line.count("}"):
+                found.append(line.strip())
+            at = text.find(opener, end)
+    return found
+
+
+def _inside_strings(lines: list[str], root: Any) -> bool:
+    """Whether each line's text lies within one string of ``root``: then it is a scalar's text (a docstring
+    in a block scalar, say), not flow syntax, which no single scalar can hold whole."""
+    strings: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        values = node.values() if type(node) is dict else node
+        for value in values:
+            if type(value) is str:
+                strings.append(value)
+            elif type(value) is dict or type(value) is list:
+                stack.append(value)
+    joined = "\x00".join(strings)  # NUL is refused in the text, so no line can span two strings
+    return all(line in joined for line in lines)
+
+
+def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
+    """None to decline (see the module docstring), else whether ``root`` holds an integer.
+
+    Values are counted as the event loader counts them (every value, keys not).
+    """
+    words, number, starts, indicators = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, _SUSPECT_STARTS, _INDICATORS
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    count, integers = 1, False
+    while stack:
+        node, depth = stack.pop()
+        if depth >= max_depth and node:
+            return None  # its values would lie deeper than the limit
+        if type(node) is dict:
+            for key in node:  # every word is at most five characters: a longer key is not hashed here
+                if type(key) is not str or len(key) < 6 and key in words or key[:1] in starts and (
+                        key[0] in indicators or number(key)):
+                    return None
+            values = node.values()
+        else:
+            values = node
+        count += len(values)
+        for value in values:
+            kind = type(value)
+            if kind is str:
+                if len(value) < 6 and value in words or value[:1] in starts and (
+                        value[0] in indicators or number(value)):
+                    return None
+            elif kind is dict or kind is list:
+                stack.append((value, depth + 1))
+            elif kind is int:
+                integers = True
+            elif kind is not bool and value is not None:
+                return None
+    return None if count > max_nodes else integers
