@@ -18,6 +18,7 @@ import secrets
 import select
 import selectors
 import subprocess
+import sys
 import time
 import weakref
 from collections.abc import Sequence
@@ -26,6 +27,8 @@ from typing import Final
 from conformance.adapters import reaper
 
 _CHUNK: Final = 65536
+_POLL: Final = 0.001  # seconds between looks at whether the process has read what was written
+_IDLE: Final = 0.1  # seconds of silence after which read_line looks whether the process closed its stdin
 _STDERR_KEPT: Final = 4096
 EOF: Final = object()  # what read_line returns once stdout is closed and no whole line is left
 TOO_LONG: Final = object()  # ... or instead of a line longer than max_line_bytes
@@ -77,6 +80,34 @@ class Child:
         self.sent += len(data)
         self._write()
 
+    def send_in_pieces(self, pieces: Sequence[bytes], deadline: float) -> None:
+        """Write ``pieces`` one by one, each once the process has read everything before it (or at
+        ``deadline``): so that it gets them in separate reads. Reads stdout and stderr meanwhile."""
+        for index, piece in enumerate(pieces):
+            self.send(piece)
+            while index + 1 < len(pieces) and not self._drained() and time.monotonic() < deadline:
+                for key, _ in self._selector.select(_POLL):
+                    self._ready(key.fd)
+
+    def _drained(self) -> bool:
+        """Whether everything written to stdin has been read (True when that cannot be told, or stdin is closed)."""
+        if self._pending:
+            return self._stdin.closed
+        return self._read_by_process() == self.written
+
+    def _read_by_process(self) -> int:
+        """How many bytes of stdin the process has read (all written ones when that cannot be told)."""
+        if self._stdin.closed:
+            return self.written
+        try:
+            import fcntl
+            import termios
+
+            waiting = fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0")
+        except (ImportError, OSError):
+            return self.written
+        return self.written - int.from_bytes(waiting, sys.byteorder)
+
     def close_stdin(self) -> None:
         """Close stdin once everything sent so far is written (end of input)."""
         self._close_after = True
@@ -106,8 +137,11 @@ class Child:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError
-            for key, _ in self._selector.select(remaining):
+            ready = self._selector.select(min(remaining, _IDLE))
+            for key, _ in ready:
                 self._ready(key.fd)
+            if not ready and needs and self._read_by_process() < needs and self.stdin_gone():
+                return STDIN_CLOSED  # what it had not read when it closed its stdin is lost: no answer can come
 
     def _ready(self, fd: int) -> None:
         if fd == self._in:

@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from conformance.adapters import child as child_module
+from conformance.adapters.child import STDIN_CLOSED, Child
 from conformance.adapters.implementation import FailureKind as K
 from conformance.adapters.implementation import ImplementationFailed, InFlight
 from conformance.adapters.stdio import StdioAdapter
@@ -141,3 +143,18 @@ def test_the_stderr_of_a_failed_process_is_read_after_it_is_killed_never_waited_
     outcome, error = error_of(fake("hostile_schema_invalid"), "activate-ends-step-for-every-outcome")
     assert outcome is Outcome.ERRORED and error.kind is K.SCHEMA
     assert drained_alive and not any(drained_alive)
+
+
+def test_a_request_left_unread_in_the_pipe_when_stdin_closes_is_said_within_a_second_not_at_the_timeout() -> None:
+    # The write went into the pipe before the process closed its stdin, so no write ever fails:
+    # only the pipe (no reader left, bytes still in it) tells that the request will never be read.
+    code = "import os, time; time.sleep(0.3); os.close(0); time.sleep(60)"
+    child = Child([sys.executable, "-c", code], max_line_bytes=1 << 20)
+    try:
+        request = b'{"id": 1, "cmd": "run"}\n'
+        child.send(request)
+        started = time.monotonic()
+        assert child.read_line(started + 30, needs=len(request)) is STDIN_CLOSED
+        assert time.monotonic() - started < 5  # not the 30 s deadline
+    finally:
+        child.kill()
