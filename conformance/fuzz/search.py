@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
-from conformance.adapters.implementation import Adapter
+from conformance.adapters.implementation import Adapter, FailureKind
 from conformance.fuzz import disclosure_minimise
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Comparison, Disagreement, Reference, Verdict, compare_case
@@ -40,6 +40,10 @@ AnyCase = Case | DisclosureCase
 _DISCLOSURE_STREAM = 0x5EED_D15C  # the disclosure cases' seed is the run's seed with these bits flipped
 
 ProgressCallback = Callable[..., None]  # (examples, steps, *, shrinking) -> None
+#: The profiles whose events the search generates (text rides on activation cases): with none of them, nothing to fuzz.
+FUZZED_PROFILES = frozenset({Profile.ACTIVATION, Profile.TEXT, Profile.DISCLOSURE})
+#: How often the shrunk case is replayed: a finding that does not disagree every time is reported as flaky.
+REPLAYS = 8
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,21 +70,30 @@ class FuzzOptions:
 class Finding:
     """A shrunk disagreeing case, cut after its differing step, and how it disagrees.
 
-    ``reproducible`` is False when replaying the case no longer disagreed (a flaky
-    implementation); the case is then the one first seen, unshrunk.
+    The shrunk case is replayed ``replays`` times; ``disagreed`` says in how many it disagreed the
+    same way. ``reproducible`` is False unless it did every time (a flaky implementation); when it
+    never did, the case is the one first seen, unshrunk.
     """
 
     case: AnyCase
     disagreement: Disagreement
     original_steps: int
     reproducible: bool = True
+    replays: int = 1
+    disagreed: int = 1
+
+    @property
+    def flaky(self) -> bool:
+        """True when some replays disagreed and some did not."""
+        return 0 < self.disagreed < self.replays
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FuzzResult:
     """A whole fuzz run: who was tested, what was searched, and the finding if any.
 
-    ``hello_error`` is set when the implementation failed before any case could run.
+    ``hello_error`` is set when the implementation failed before any case could run;
+    ``nothing_to_test`` says why no case ran when it claims none of :data:`FUZZED_PROFILES`.
     """
 
     info: ImplementationInfo | None
@@ -91,6 +104,7 @@ class FuzzResult:
     duration: float = 0.0
     finding: Finding | None = None
     hello_error: ErrorDetail | None = None
+    nothing_to_test: str | None = None
     interrupted: bool = False
 
     @property
@@ -171,7 +185,7 @@ class _Search:
         return Finding(case=case, disagreement=found, original_steps=self.original_steps)
 
     def finish(self) -> Finding | None:
-        """Shrink the disagreeing case greedily and replay the result once more."""
+        """Shrink the disagreeing case greedily and replay the result :data:`REPLAYS` times (twice for a hang)."""
         if self.best is None:
             return None
         original, found = self.best
@@ -185,12 +199,17 @@ class _Search:
                                 variants=disclosure_minimise.candidates)
             else:
                 case = minimise(case, lambda c: found.same_kind(self.compare(c)), max_tries=tries, deadline=deadline)
-        final = self.compare(case)
-        if final is None or not found.same_kind(final):
-            return Finding(case=original, disagreement=found, original_steps=self.original_steps, reproducible=False)
+        replays = 2 if found.kind is FailureKind.TIMEOUT else REPLAYS  # each replay of a hang costs a timeout
+        same = [d for d in (self.compare(case) for _ in range(replays)) if found.same_kind(d)]
+        if not same:
+            return Finding(case=original, disagreement=found, original_steps=self.original_steps, reproducible=False,
+                           replays=replays, disagreed=0)
+        final = same[0]
+        assert final is not None  # same_kind is false for None
         if final.index is not None:
             case = case.truncated(final.index)
-        return Finding(case=case, disagreement=final, original_steps=self.original_steps)
+        return Finding(case=case, disagreement=final, original_steps=self.original_steps,
+                       reproducible=len(same) == replays, replays=replays, disagreed=len(same))
 
 
 def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,
@@ -207,6 +226,11 @@ def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,
         return FuzzResult(info=None, seed=seed, text=False, hello_error=hello_error,
                           duration=time.monotonic() - started)
     in_play = effective_profiles(info, options.profiles)
+    if FUZZED_PROFILES.isdisjoint(in_play):  # the cases are activation, text and disclosure events: nothing else has any
+        claimed = ", ".join(info.profiles) if info is not None and info.profiles else "no profile"
+        return FuzzResult(info=info, seed=seed, text=False, duration=time.monotonic() - started,
+                          nothing_to_test=f"it claims {claimed}; pas fuzz compares the activation, text and disclosure "
+                                          "profiles: nothing to fuzz")
     text = Profile.TEXT in in_play
     declared = info.disclosure_options if info is not None and Profile.DISCLOSURE in in_play else None
     search = _Search(adapter, options, text=text, seed=seed, on_progress=on_progress,

@@ -24,8 +24,9 @@ cases when both are claimed; --profile disclosure for those alone). The first di
 DIR as fuzz-<hash>.yaml: a scenario that passes on the reference and fails on IMPL.
 
 exit status: 0 nothing found, 1 found (the file's path and the first differing step are
-printed), 2 usage error, 128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM,
-129 SIGHUP; what was found so far is still written)"""
+printed), 2 usage error or nothing to fuzz (none of activation, text and disclosure claimed),
+128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM, 129 SIGHUP; what was found so far is
+still written)"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
