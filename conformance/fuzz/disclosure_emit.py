@@ -20,7 +20,7 @@ from conformance.documents.step_table import key_of
 from conformance.fuzz.compare import Disagreement, Verdict
 from conformance.fuzz.disclosure_case import DisclosureCase
 from conformance.fuzz.disclosure_compare import expectation, reference_observations
-from conformance.fuzz.emit import Provenance, description, headline, title, write_checked
+from conformance.fuzz.emit import Earlier, Provenance, heading, headline, noted_step, write_checked
 from conformance.suite.attribution import StepFacts, blame
 from conformance.suite.attribution_disclosure import call_kinds, disclosure_history
 from conformance.suite.attribution_table import load_table
@@ -57,30 +57,28 @@ def derive_disclosure_covers(case: DisclosureCase, found: Disagreement,
     return kept or tuple(rid for rid in table.fallback(action) if rid in admitted) or ("DISC-CAT-1",)
 
 
-def disclosure_document(case: DisclosureCase, found: Disagreement, provenance: Provenance) -> dict[str, Any]:
+def disclosure_document(case: DisclosureCase, found: Disagreement | Earlier, provenance: Provenance) -> dict[str, Any]:
     """The scenario document reproducing ``found``: ``case`` with the reference's full expectations.
 
+    ``found`` is an :class:`~conformance.fuzz.emit.Earlier` for a case of a sequence finding.
     Raises Unwritable when a model step of the case has no open request (the generator never
     makes such a case and the minimiser never returns one).
     """
     written = case.written_steps()
     if written is None:
         raise Unwritable("a model step of the case has no open request, which a scenario cannot say")
-    covers = derive_disclosure_covers(case, found)
+    covers = found.covers if isinstance(found, Earlier) else derive_disclosure_covers(case, found)
+    noted = noted_step(found)
     steps = []
     for index, (event, observed, (key, value)) in enumerate(zip(case.events, reference_observations(case), written)):
         step: dict[str, Any] = {key: value}
-        if index == found.index or (found.index is None and index == 0):
+        if index == noted and isinstance(found, Disagreement):
             step["note"] = f"{provenance.name}: {headline(found)}"
             step["covers"] = list(covers)
         step.update(expectation(event, observed))
         steps.append(step)
-    return {
-        "id": f"fuzz-{case.digest}", "title": title(found, provenance), "description": description(case, found, provenance),
-        "source": f"pas fuzz --impl {provenance.impl} --seed {provenance.seed}", "covers": list(covers),
-        "profiles": ["disclosure"], "requires": case.requires(), "tools": [t.to_json() for t in case.tools],
-        "steps": steps,
-    }
+    return {**heading(case, found, provenance, covers), "profiles": ["disclosure"], "requires": case.requires(),
+            "tools": [t.to_json() for t in case.tools], "steps": steps}
 
 
 def check_disclosure_document(doc: Mapping[str, Any], case: DisclosureCase, *, path: str) -> list[Problem]:
