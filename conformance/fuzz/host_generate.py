@@ -41,7 +41,7 @@ from reference_impl.model import HostConfig, Manifest
 Choose = Callable[[Sequence[Any]], Any]
 
 UNKNOWN: Final = "ghost"  # depended on, enabled, configured and named, never installed
-MAX_STEPS: Final = 14
+MAX_STEPS: Final = 24
 #: Module-name sets: a case installs the first one to five of one of them.
 NAME_SETS: Final = (
     ("core", "memory", "notes", "weather", "dice"),
@@ -51,7 +51,7 @@ NAME_SETS: Final = (
     ("a", "b", "c", "d", "e"),
 )
 BUILTIN: Final = (False,) * 5 + (True,)
-DEPENDENCY_COUNTS: Final = (0,) * 5 + (1, 1, 1, 2)
+DEPENDENCY_COUNTS: Final = (0,) * 7 + (1, 1, 1, 2)
 HOOKS: Final = ("on_message", "before_tool_call", "session_end")
 HOOK_SETS: Final = ((), ("on_message",), ("on_message", "before_tool_call"), HOOKS, ("session_end",))
 #: Configuration defaults: none, nested mappings, keys that differ only in case, lists and empty mappings.
@@ -62,7 +62,7 @@ DEFAULTS: Final[tuple[dict[str, Any], ...]] = (
 )
 #: Configuration schemas: none, one the usual configurations meet or break, one that is no schema, an outside $ref.
 SCHEMAS: Final = (
-    None, None, None, {"type": "object", "required": ["store"]},
+    *(None,) * 10, {"type": "object", "required": ["store"]},
     {"type": "object", "properties": {"api": {"type": "object", "properties": {"timeout_s": {"type": "integer"}}}}},
     {"properties": {"units": {"enum": ["metric", "imperial"]}}}, {"properties": {"units": {"type": "string", "maxLength": 6}}},
     {"type": "nope"}, {"$ref": "https://example.com/config.schema.json"},
@@ -90,17 +90,20 @@ OVERRIDE_SHAPES: Final = ("exact",) * 6 + ("upper", "ghost", "no_key", "empty_ke
 FAILS: Final = (False,) * 5 + (True,)
 RAISES: Final = (False,) * 3 + (True,)
 CONVERSATIONS: Final = ("", "", "c1", "c2")
-#: The commands after the first load, a start and dispatches most often.
-HEADS: Final = ("start",) * 4 + ("dispatch",) * 5 + ("open",) * 2 + ("reload",) * 2 + ("read",) * 4 + (
-    "stop",) * 2 + ("load",) * 2
+#: The commands after the first load, dispatches and reads most often; a load again now and then (a load
+#: costs fifty times what another command does: most of a case's commands work on what its loads did).
+HEADS: Final = ("start",) * 4 + ("dispatch",) * 7 + ("open",) * 2 + ("reload",) * 3 + ("read",) * 6 + (
+    "stop",) * 2 + ("load",) * 1
 
 
 def _pick_some(choose: Choose, pool: Sequence[str], count: int) -> tuple[str, ...]:
-    """``count`` distinct names of ``pool``, in the order chosen."""
-    pool, picked = list(pool), []
-    for _ in range(min(count, len(pool))):
-        picked.append(choose(pool))
-        pool.remove(picked[-1])
+    """Up to ``count`` distinct names of ``pool`` (where a name may be listed more than once, to weight it)."""
+    left, picked = list(pool), []
+    for _ in range(count):
+        if not left:
+            break
+        picked.append(choose(left))
+        left = [name for name in left if name != picked[-1]]
     return tuple(picked)
 
 
@@ -110,7 +113,8 @@ def build_plugins(choose: Choose) -> tuple[Manifest, ...]:
     names = names[: choose(range(1, len(names) + 1))]
     plugins = []
     for name in names:
-        dependencies = _pick_some(choose, (*names, UNKNOWN), choose(DEPENDENCY_COUNTS))
+        others = tuple(n for n in names if n != name)
+        dependencies = _pick_some(choose, (*others * 3, UNKNOWN, name), choose(DEPENDENCY_COUNTS))
         plugins.append(Manifest(name=name.replace("_", " ").title(), module_name=name, version="1.0.0",
                                 description=f"The {name} test plugin.", builtin=choose(BUILTIN),
                                 dependencies=dependencies, hooks=choose(HOOK_SETS), config_defaults=choose(DEFAULTS),
