@@ -52,9 +52,7 @@ def targets() -> list[Target]:
     pids = Path(tempfile.gettempdir()) / "pas-fuzz-finds-grandchildren"
     for path in sorted(FAKES.glob("*.py")):
         name, text = path.stem, path.read_text(encoding="utf-8")
-        if name.startswith("host_"):
-            found.append(Target(name, None, "not fuzzed: host profile"))
-        elif name == "broken_hangs":
+        if name == "broken_hangs":
             found.append(Target(name, None, "not fuzzed: hangs in-process, no stdio server"))
         elif "def create" not in text and not name.startswith("hostile_"):
             continue  # a helper module (tests/fakes/breaks.py), not an implementation
@@ -79,7 +77,8 @@ def _what(result: FuzzResult) -> str:
     found = finding.disagreement
     where = "start" if found.event is None else f"step {found.index} ({describe(found.event)})"
     detail = found.reason if found.verdict.value == "errored" else found.mismatches[0].where
-    return f"{found.verdict.value} at {where}: {detail} ({len(finding.case.events)} steps)"
+    after = f", after {len(finding.before)} earlier case{'s' if len(finding.before) > 1 else ''}" if finding.before else ""
+    return f"{found.verdict.value} at {where}: {detail} ({len(finding.case.events)} steps{after})"
 
 
 def fuzz_one(target: Target, options: FuzzOptions, timeout: float) -> tuple[bool, str, float]:

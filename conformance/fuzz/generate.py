@@ -109,6 +109,8 @@ HEADS: Final = (
     + (("set_strategy", None),) * 10 + (("enable", None),) * 7 + (("disable", None),) * 7
     + (("set_scheduler", False),) * 5 + (("set_scheduler", True),) * 5 + (("restart", None),) * 8
 )
+#: Whether the next steps are a motif (:func:`paused_change`) rather than one step drawn alone.
+MOTIFS: Final = (False,) * 39 + (True,)
 #: Every edge value once, the everyday ones twice more: most calls should leave a counter behind.
 ROUNDS_ARGUMENTS: Final = (*ROUNDS, *(OMITTED, 1, 2, 3, 5, 1, 2, 20, 19) * 2)
 _FULL_WIDTH: Final = {c: c + 0xFEE0 for c in range(0x21, 0x7F)}  # ASCII -> FULLWIDTH FORMS (NFKC maps them back)
@@ -209,13 +211,39 @@ def build_event(choose: Choose, names: tuple[str, ...], adapters: dict[str, str 
     return (Enable if kind == "enable" else Disable)(module_name=choose(targets(names).admin))
 
 
+def paused_change(choose: Choose, names: tuple[str, ...], adapter: str | None = None) -> tuple[Event, ...]:
+    """A motif of seven steps no step-by-step draw is likely to make: a plugin activated, the scheduler
+    switched off, the plugin disabled or made ineligible, a run, the change undone, the scheduler back, a run.
+
+    While the scheduler is off a run neither reads nor changes counters (ACT-SCHED-2): the
+    activation must still be there at the end. Everything happens in ``main``, on ``adapter`` (its adapter so far).
+    """
+    target = choose([n for n in names if n != SCHEDULER] or [UNKNOWN])
+    change, undo = choose(((Disable(module_name=target), Enable(module_name=target)),
+                           (SetStrategy(module_name=target, strategy="forbid_sleep"),
+                            SetStrategy(module_name=target, strategy="auto"))))
+    run = StartRun(conversation=MAIN, adapter=adapter)
+    return (Activate(conversation=MAIN, module_name=target, rounds=choose((OMITTED, 3, 5)), adapter=adapter),
+            SetScheduler(enabled=False),
+            change, run, undo, SetScheduler(enabled=True), run)
+
+
 def build_case(choose: Choose, steps: int, max_plugins: int = len(NAMES)) -> Case:
-    """A whole case: plugins, a host config over them and ``steps`` events."""
+    """A whole case: plugins, a host config over them and ``steps`` events.
+
+    Now and then (:data:`MOTIFS`) a run of steps is a motif rather than steps drawn one by one.
+    """
     plugins = build_plugins(choose, max_plugins)
     host = build_host(choose, plugins)
     names = tuple(m.module_name for m in plugins)
     adapters = dict(CONVERSATIONS)
-    return Case(plugins=plugins, host=host, events=tuple(build_event(choose, names, adapters) for _ in range(steps)))
+    events: list[Event] = []
+    while len(events) < steps:
+        if choose(MOTIFS):
+            events += paused_change(choose, names, adapters[MAIN])
+        else:
+            events.append(build_event(choose, names, adapters))
+    return Case(plugins=plugins, host=host, events=tuple(events[:steps]))
 
 
 def generate_case(seed: int, steps: int, max_plugins: int = len(NAMES)) -> Case:
