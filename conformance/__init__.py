@@ -119,4 +119,4 @@ if TYPE_CHECKING:  # what type checkers and the API docs read: the same names, i
     run_fuzz = _fuzz  # a name of its own: conformance.fuzz is the subpackage
 else:
     __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS,
-                                        installs={"hypothesis": "pip install 'plugin-activation-spec[fuzz]'"})
+                                        installs={"hypothesis": "pip install hypothesis (PAS's fuzz extra)"})

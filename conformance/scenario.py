@@ -23,7 +23,7 @@ from conformance.suite.scenario import (
 )
 
 HOST_ACTIONS = HOST_KEYS
-ACTIONS = tuple(key for key in ROWS if key not in HOST_KEYS)
+ACTIONS = tuple(key for key, row in ROWS.items() if not row.host and not row.disclosure)
 
 __all__ = ["ACTIONS", "DEFAULT_CONVERSATION", "FIXTURES_FILE", "HOST_ACTIONS", "HOST_EXPECTATION_KEYS", "SUITE_DIR",
            "HostExpectation", "Scenario", "Step", "TextExpectation", "check_host_steps", "load_scenario", "load_suite",

@@ -6,7 +6,8 @@ change in any release, even when a name can be reached through it.
 
 The first part of ``__all__`` is the vocabulary every implementation speaks, whatever its
 language: manifests and host configs, the events it is sent, the observations it answers with,
-the host profile's commands and observations, problems and errors. Taking any of it imports
+the host profile's commands and observations, the disclosure profile's options, events and
+answers, problems and errors. Taking any of it imports
 those values and never the rules. The second part is the reference's own rules, for whoever
 copies them: ``Engine`` (what ``pas run --impl reference`` drives), the pure ``step`` over a
 ``SchedulerState``, the reference text (``render_run``, ``render_reply``) and ``HostEngine``.
@@ -76,6 +77,42 @@ _EXPORTS = {
     "MergedConfig": ".host_observations",
     "Provenance": ".host_observations",
     "Layer": ".host_observations",
+    # The disclosure profile: declared options, the catalogue, events, calls and answers.
+    "DisclosureOptions": ".disclosure_options",
+    "Scope": ".disclosure_options",
+    "Discovery": ".disclosure_options",
+    "Order": ".disclosure_options",
+    "HiddenCalls": ".disclosure_options",
+    "Expiry": ".disclosure_options",
+    "UnloadBy": ".disclosure_options",
+    "Role": ".disclosure_options",
+    "Tool": ".disclosure_commands",
+    "LoadCall": ".disclosure_commands",
+    "SearchCall": ".disclosure_commands",
+    "ListCall": ".disclosure_commands",
+    "InvokeCall": ".disclosure_commands",
+    "DisclosureStart": ".disclosure_commands",
+    "Request": ".disclosure_commands",
+    "ModelStep": ".disclosure_commands",
+    "EndRequest": ".disclosure_commands",
+    "Rebuild": ".disclosure_commands",
+    "Store": ".disclosure_commands",
+    "Trim": ".disclosure_commands",
+    "Idle": ".disclosure_commands",
+    "Clear": ".disclosure_commands",
+    "DisclosureEvent": ".disclosure_commands",
+    "disclosure_event_from_json": ".disclosure_commands",
+    "LoadAnswer": ".disclosure_answers",
+    "SearchAnswer": ".disclosure_answers",
+    "ListAnswer": ".disclosure_answers",
+    "InvokeAnswer": ".disclosure_answers",
+    "UnsupportedAnswer": ".disclosure_answers",
+    "LoadOutcome": ".disclosure_answers",
+    "InvokeOutcome": ".disclosure_answers",
+    "ToolsObservation": ".disclosure_answers",
+    "StepObservation": ".disclosure_answers",
+    "Done": ".disclosure_answers",
+    "DisclosureObservation": ".disclosure_answers",
     # Problems and errors.
     "Problem": ".problems",
     "Severity": ".problems",
@@ -101,6 +138,41 @@ __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # what type checkers and the API docs read: the same names, imported at once
     from reference_impl.catalogue import Catalogue as Catalogue
+    from reference_impl.disclosure_answers import DisclosureObservation as DisclosureObservation
+    from reference_impl.disclosure_answers import Done as Done
+    from reference_impl.disclosure_answers import InvokeAnswer as InvokeAnswer
+    from reference_impl.disclosure_answers import InvokeOutcome as InvokeOutcome
+    from reference_impl.disclosure_answers import ListAnswer as ListAnswer
+    from reference_impl.disclosure_answers import LoadAnswer as LoadAnswer
+    from reference_impl.disclosure_answers import LoadOutcome as LoadOutcome
+    from reference_impl.disclosure_answers import SearchAnswer as SearchAnswer
+    from reference_impl.disclosure_answers import StepObservation as StepObservation
+    from reference_impl.disclosure_answers import ToolsObservation as ToolsObservation
+    from reference_impl.disclosure_answers import UnsupportedAnswer as UnsupportedAnswer
+    from reference_impl.disclosure_commands import Clear as Clear
+    from reference_impl.disclosure_commands import DisclosureEvent as DisclosureEvent
+    from reference_impl.disclosure_commands import DisclosureStart as DisclosureStart
+    from reference_impl.disclosure_commands import EndRequest as EndRequest
+    from reference_impl.disclosure_commands import Idle as Idle
+    from reference_impl.disclosure_commands import InvokeCall as InvokeCall
+    from reference_impl.disclosure_commands import ListCall as ListCall
+    from reference_impl.disclosure_commands import LoadCall as LoadCall
+    from reference_impl.disclosure_commands import ModelStep as ModelStep
+    from reference_impl.disclosure_commands import Rebuild as Rebuild
+    from reference_impl.disclosure_commands import Request as Request
+    from reference_impl.disclosure_commands import SearchCall as SearchCall
+    from reference_impl.disclosure_commands import Store as Store
+    from reference_impl.disclosure_commands import Tool as Tool
+    from reference_impl.disclosure_commands import Trim as Trim
+    from reference_impl.disclosure_commands import disclosure_event_from_json as disclosure_event_from_json
+    from reference_impl.disclosure_options import DisclosureOptions as DisclosureOptions
+    from reference_impl.disclosure_options import Discovery as Discovery
+    from reference_impl.disclosure_options import Expiry as Expiry
+    from reference_impl.disclosure_options import HiddenCalls as HiddenCalls
+    from reference_impl.disclosure_options import Order as Order
+    from reference_impl.disclosure_options import Role as Role
+    from reference_impl.disclosure_options import Scope as Scope
+    from reference_impl.disclosure_options import UnloadBy as UnloadBy
     from reference_impl.engine import Engine as Engine
     from reference_impl.errors import MalformedDocument as MalformedDocument
     from reference_impl.errors import PasError as PasError

@@ -249,6 +249,10 @@ class Options:
         return ",".join(parts)
 
 
+#: The public name of :class:`Options` (``from reference_impl import DisclosureOptions``).
+DisclosureOptions = Options
+
+
 def _same(a: JSON, b: JSON) -> bool:
     """Equal and of the same JSON type: a declared ``true`` does not meet a required ``1``."""
     return type(a) is type(b) and a == b

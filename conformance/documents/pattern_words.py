@@ -20,6 +20,8 @@ PATTERN_WORDS: dict[str, str] = {
     "^[a-z0-9]+(-[a-z0-9]+)*$": "kebab-case (lower-case letters and digits, words joined by single hyphens)",
     "^x-[a-z0-9-]+$": "an extension name: x- followed by lower-case letters, digits and hyphens",
     "^(ACT|TXT|HOST)-[A-Z]+-[0-9]+$": "a requirement ID such as ACT-ELIG-3",
+    "^(ACT|TXT|HOST|DISC)-[A-Z]+-[0-9]+$": "a requirement ID such as ACT-ELIG-3 or DISC-LOAD-1",
+    "^[^@]": "a name that does not start with @ (the loader tokens @load, @search ... are not tool names)",
     "^host_[a-z_]+$": "host_ followed by lower-case letters and underscores",
     "^[a-z_]+$": "lower-case letters and underscores",
 }

@@ -75,7 +75,7 @@ def commands(page: str) -> list[Command]:
 
 # Why a command is not run: (pattern searched in the command, reason). Each must match some command.
 SKIPS: tuple[tuple[str, str], ...] = (
-    (r"myframework|mypackage|my-scheduler|my-host|my-session\.pas|\./target/release/|path/to/|'cmd:node scheduler\.js'",
+    (r"myframework|mypackage|my-scheduler|my-host|my-session\.pas| listings/ |\./target/release/|path/to/|'cmd:node scheduler\.js'",
      "names your own implementation or files (a placeholder)"),
     (r"^(\.venv/bin/)?pas validate (--strict )?'?plugins/",
      "validates your own plugins/ folder, which a clone of PAS does not have"),
@@ -88,6 +88,9 @@ SKIPS: tuple[tuple[str, str], ...] = (
     (r"mkdocs build|pip install '\.\[docs\]'",
      "builds the site: tests/docs/test_docs_site_build.py runs mkdocs build --strict with the docs extra"),
     (r"pip install '\.\[test,docs\]' && \.venv/bin/python -m pytest", "runs this very test suite"),
+    (r"-- (uvx|npx -y) ",
+     "starts a third-party MCP server that uvx or npx downloads (tests/conformance/tools/extract starts an SDK "
+     "server of ours; bench/mcp_budget.py installs real ones into a cache)"),
 )
 RULE_PAGES = "docs/rules/"
 RULE_PAGE_REASON = ("the rule page's example: tests/conformance/validate/test_validate_docs.py runs pas validate on it "

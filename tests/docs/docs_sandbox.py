@@ -34,14 +34,14 @@ def _checkout_files() -> list[str]:
 
 
 def build_wheelhouse(folder: Path, also: list[str]) -> None:
-    """PAS's wheel (with the budget extra's), its build backend and ``also``, with every dependency, into ``folder``.
+    """PAS's wheel (with the user-facing extras' dependencies: budget, mcp, lsp, fuzz), its build backend and ``also``, with every dependency, into ``folder``.
 
     ``also``: the packages the docs install by name (docs_commands.index_packages). Skips the calling
     test when pip finds no package index or cache for the dependencies.
     """
     done = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "-q", "-w", str(folder),
-         f"{ROOT}[budget]", "hatchling", *also], capture_output=True, text=True, timeout=600)
+         f"{ROOT}[budget,mcp,lsp,fuzz]", "hatchling", *also], capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["pip wheel failed"])[-1]
         pytest.skip(f"no wheels for PAS's dependencies (pip wheel reached no package index or cache): {last}")

@@ -60,7 +60,8 @@ def test_the_run_the_suite_example_runs_as_written(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert re.fullmatch(r"pas-reference: (\d+) of \1 scenarios passed", lines[0]), lines
+    found = re.fullmatch(r"pas-reference: (\d+) passed, (\d+) skipped, of (\d+) scenarios", lines[0])
+    assert found and int(found[1]) + int(found[2]) == int(found[3]), lines
     assert lines[1:] == ["ok"]
 
 

