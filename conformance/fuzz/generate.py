@@ -110,7 +110,7 @@ HEADS: Final = (
     + (("set_scheduler", False),) * 5 + (("set_scheduler", True),) * 5 + (("restart", None),) * 8
 )
 #: Whether the next steps are a motif (:func:`paused_change`) rather than one step drawn alone.
-MOTIFS: Final = (False,) * 39 + (True,)
+MOTIFS: Final = (False,) * 99 + (True,)
 #: Every edge value once, the everyday ones twice more: most calls should leave a counter behind.
 ROUNDS_ARGUMENTS: Final = (*ROUNDS, *(OMITTED, 1, 2, 3, 5, 1, 2, 20, 19) * 2)
 _FULL_WIDTH: Final = {c: c + 0xFEE0 for c in range(0x21, 0x7F)}  # ASCII -> FULLWIDTH FORMS (NFKC maps them back)

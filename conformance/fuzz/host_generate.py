@@ -41,7 +41,7 @@ from reference_impl.model import HostConfig, Manifest
 Choose = Callable[[Sequence[Any]], Any]
 
 UNKNOWN: Final = "ghost"  # depended on, enabled, configured and named, never installed
-MAX_STEPS: Final = 24
+MAX_STEPS: Final = 40
 #: Module-name sets: a case installs the first one to five of one of them.
 NAME_SETS: Final = (
     ("core", "memory", "notes", "weather", "dice"),
