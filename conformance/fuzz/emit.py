@@ -12,7 +12,7 @@ pass on the reference, as its description says.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,8 @@ from conformance.documents.step_form import Unwritable
 from conformance.fuzz.case import Case, describe
 from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations, step_from
 from conformance.fuzz.covers import derive_covers
-from conformance.suite.scenario import Scenario, check_scenario
+from conformance.suite.scenario import Scenario, check_scenario, parse_scenario
+from reference_impl.disclosure_options import Options
 from reference_impl.engine import Engine
 from reference_impl.model import HostConfig, Profile
 from reference_impl.problems import Problem
@@ -183,6 +184,23 @@ def noted_step(found: Disagreement | Earlier) -> int | None:
     return 0 if found.index is None else found.index
 
 
+def step_documents(events: Sequence[Any], observations: Sequence[Mapping[str, Any]], written: Sequence[tuple[str, Any]],
+                   found: Disagreement | Earlier, provenance: Provenance, covers: Sequence[str],
+                   expect: Callable[[Any, Mapping[str, Any]], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each step as the step table writes it with ``expect(event, observed)``'s expectations; the differing
+    step also carries the finding's note and covers."""
+    noted = noted_step(found)
+    steps = []
+    for index, (event, observed, (key, value)) in enumerate(zip(events, observations, written)):
+        step: dict[str, Any] = {key: value}
+        if index == noted and isinstance(found, Disagreement):
+            step["note"] = f"{provenance.name}: {headline(found)}"
+            step["covers"] = list(covers)
+        step.update(expect(event, observed))
+        steps.append(step)
+    return steps
+
+
 def _host_before(case: Case, index: int | None) -> HostConfig:
     reference = Engine(text=False)
     reference.start(case.plugins, case.host)
@@ -205,16 +223,8 @@ def scenario_document(case: Case, found: Disagreement | Earlier, provenance: Pro
         covers = found.covers
     else:
         covers = derive_covers(case, found, _host_before(case, found.index))
-    observations = reference_observations(case, text=provenance.text)
-    noted = noted_step(found)
-    steps = []
-    for index, (event, observed, (key, value)) in enumerate(zip(case.events, observations, written)):
-        step: dict[str, Any] = {key: value}
-        if index == noted and isinstance(found, Disagreement):
-            step["note"] = f"{provenance.name}: {headline(found)}"
-            step["covers"] = list(covers)
-        step.update(expectation(event, observed, text=provenance.text))
-        steps.append(step)
+    steps = step_documents(case.events, reference_observations(case, text=provenance.text), written, found, provenance,
+                           covers, lambda event, observed: expectation(event, observed, text=provenance.text))
     text_only = (isinstance(found, Disagreement) and found.verdict is Verdict.FAILED
                  and all(m.field == "text" for m in found.mismatches))
     doc = heading(case, found, provenance, covers)
@@ -252,6 +262,25 @@ def check_document(doc: Mapping[str, Any], case: Case, *, path: str, text_profil
     result = run_scenario(reference_adapter(), _scenario(doc, case, path), profiles=profiles)
     if result.outcome != "passed":
         return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference")]
+    return []
+
+
+def check_on_reference(doc: Mapping[str, Any], *, path: str, profiles: Sequence[str],
+                       declared: Options | None = None) -> list[Problem]:
+    """Problems with a finding's document before it is written: not a valid scenario, or not passing on the
+    reference (under ``declared``, the disclosure options the case ran under) with ``profiles`` claimed."""
+    from conformance.adapters.inprocess import reference_adapter
+    from conformance.suite.runner import run_scenario
+
+    problems = check_scenario(YamlDocument(value=dict(doc), path=path))
+    if problems:
+        return problems
+    scenario, problems = parse_scenario(YamlDocument(value=dict(doc), path=path))
+    assert scenario is not None  # checked just above
+    result = run_scenario(reference_adapter(declared), scenario, profiles=profiles, declared=declared)
+    if result.outcome != "passed":
+        return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference "
+                        f"({result.reason or (result.failure and result.failure.mismatches[:1])})")]
     return []
 
 

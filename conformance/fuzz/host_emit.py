@@ -15,17 +15,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from conformance.documents.loader import YamlDocument
 from conformance.documents.step_form import Unwritable
 from conformance.documents.step_table import key_of
 from conformance.fuzz import host_case
 from conformance.fuzz.compare import Disagreement, Verdict
-from conformance.fuzz.emit import Earlier, Provenance, heading, headline, host_document, noted_step, write_checked
+from conformance.fuzz.emit import (
+    Earlier,
+    Provenance,
+    check_on_reference,
+    heading,
+    host_document,
+    step_documents,
+    write_checked,
+)
 from conformance.fuzz.host_case import HostCase
 from conformance.fuzz.host_compare import expectation, reference_observations
 from conformance.suite.attribution import StepFacts, blame
 from conformance.suite.attribution_table import load_table
-from conformance.suite.scenario import check_scenario, parse_scenario
 from reference_impl.frozen import thaw
 from reference_impl.problems import Problem
 
@@ -66,15 +72,7 @@ def host_scenario_document(case: HostCase, found: Disagreement | Earlier, proven
     if written is None:
         raise Unwritable("a load of the case installs other plugins or config than the first, which a scenario cannot say")
     covers = found.covers if isinstance(found, Earlier) else derive_host_covers(case, found)
-    noted = noted_step(found)
-    steps = []
-    for index, (command, observed, (key, value)) in enumerate(zip(case.events, reference_observations(case), written)):
-        step: dict[str, Any] = {key: value}
-        if index == noted and isinstance(found, Disagreement):
-            step["note"] = f"{provenance.name}: {headline(found)}"
-            step["covers"] = list(covers)
-        step.update(expectation(command, observed))
-        steps.append(step)
+    steps = step_documents(case.events, reference_observations(case), written, found, provenance, covers, expectation)
     host = host_document(case.host)
     if case.host.config:
         host["config"] = thaw(case.host.config)
@@ -84,19 +82,7 @@ def host_scenario_document(case: HostCase, found: Disagreement | Earlier, proven
 
 def check_host_document(doc: Mapping[str, Any], case: HostCase, *, path: str) -> list[Problem]:
     """Problems with a host scenario document before it is written: invalid, or failing on the reference."""
-    from conformance.adapters.inprocess import reference_adapter
-    from conformance.suite.runner import run_scenario
-
-    problems = check_scenario(YamlDocument(value=dict(doc), path=path))
-    if problems:
-        return problems
-    scenario, problems = parse_scenario(YamlDocument(value=dict(doc), path=path))
-    assert scenario is not None  # checked just above
-    result = run_scenario(reference_adapter(), scenario, profiles=("host",))
-    if result.outcome != "passed":
-        return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference "
-                        f"({result.reason or (result.failure and result.failure.mismatches[:1])})")]
-    return []
+    return check_on_reference(doc, path=path, profiles=("host",))
 
 
 def write_host_scenario(doc: Mapping[str, Any], case: HostCase, out_dir: Path | str) -> tuple[Path | None, list[Problem]]:
