@@ -45,7 +45,7 @@ def _figures(rows: list) -> str:
 def _old_rule() -> list:
     """The same measurement with the runner's former rule: the step's covers, else the scenario's."""
     original = runner.blamed
-    runner.blamed = lambda scenario, step, mismatches, observed=None: step.covers or scenario.covers
+    runner.blamed = lambda scenario, step, mismatches, observed=None, declared=None: step.covers or scenario.covers
     try:
         return breaks.measure()
     finally:

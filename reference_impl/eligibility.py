@@ -6,7 +6,14 @@ The table is part of the ``semantics`` the caller passes: nothing here reads a f
 from __future__ import annotations
 
 from reference_impl.model import Manifest, Strategy
-from reference_impl.semantics import Semantics, first_match
+from reference_impl.semantics import Semantics, TableRow, first_match
+
+
+def brief_fact(manifest: Manifest) -> str:
+    """``present``, ``blank`` (white space only: no brief, ACT-ELIG-6) or ``empty`` (nothing at all)."""
+    if manifest.brief:
+        return "present"
+    return "blank" if manifest.sleep_brief else "empty"
 
 
 def eligibility_facts(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> dict[str, object]:
@@ -19,15 +26,20 @@ def eligibility_facts(manifest: Manifest, strategy: Strategy, semantics: Semanti
         "scheduler": manifest.module_name == semantics.scheduler_module,
         "allow_sleep": manifest.allow_sleep,
         "strategy": strategy.value,
-        "brief": "present" if manifest.brief else "blank",
+        "brief": brief_fact(manifest),
     }
 
 
 def is_sleep_eligible(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> bool:
-    """Whether ``manifest`` under the admin ``strategy`` may sleep (ACT-ELIG-1..4, ACT-ELIG-8)."""
+    """Whether ``manifest`` under the admin ``strategy`` may sleep (ACT-ELIG-1..4, ACT-ELIG-6, ACT-ELIG-8)."""
     return bool(first_match(semantics.eligibility, eligibility_facts(manifest, strategy, semantics)).result)
+
+
+def deciding_row(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> TableRow:
+    """The row of the eligibility table that decides whether ``manifest`` may sleep."""
+    return first_match(semantics.eligibility, eligibility_facts(manifest, strategy, semantics))
 
 
 def deciding_requirement(manifest: Manifest, strategy: Strategy, semantics: Semantics) -> str:
     """The requirement ID of the table row that decides eligibility (for explanations)."""
-    return first_match(semantics.eligibility, eligibility_facts(manifest, strategy, semantics)).requirement
+    return deciding_row(manifest, strategy, semantics).requirement

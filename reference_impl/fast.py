@@ -27,7 +27,7 @@ from itertools import count, filterfalse
 from typing import TypeVar
 
 from reference_impl.catalogue import Catalogue
-from reference_impl.eligibility import eligibility_facts
+from reference_impl.eligibility import brief_fact, eligibility_facts
 from reference_impl.events import Event, Observation, PluginView, RunObservation, StartRun
 from reference_impl.model import HostConfig, Manifest, PluginState, Strategy
 from reference_impl.render import render_block, runtime_context
@@ -55,7 +55,7 @@ def eligibility_decider(semantics: Semantics) -> Callable[[Manifest, Strategy], 
 
     def decide(manifest: Manifest, strategy: Strategy) -> bool:
         # The inputs of eligibility_facts: equal keys give equal facts.
-        key = (manifest.module_name == semantics.scheduler_module, manifest.allow_sleep, strategy, not manifest.brief)
+        key = (manifest.module_name == semantics.scheduler_module, manifest.allow_sleep, strategy, brief_fact(manifest))
         if key not in decided:
             facts = eligibility_facts(manifest, strategy, semantics)
             decided[key] = bool(first_match(semantics.eligibility, facts).result)

@@ -27,12 +27,13 @@ from reference_impl.host_commands import (
     Start,
     Stop,
 )
-from reference_impl.host_config import Merge, deep_merge
+from reference_impl.host_config import READING, Merge, Reading, deep_merge
 from reference_impl.host_observations import EventKind, HostObservation, LifecycleEvent
 from reference_impl.lifecycle import (
     HookRunner,
     HostPlan,
     Order,
+    makes_invalid,
     plan,
     reverse_order,
     run_hooks,
@@ -47,16 +48,19 @@ PROFILES = (Profile.HOST,)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HostRules:
-    """The four places where hosts commonly go wrong, as replaceable functions.
+    """The places where hosts commonly go wrong, as replaceable functions.
 
     The reference uses :data:`REFERENCE_RULES`; deliberately broken hosts (tests/fakes)
-    replace one of them to prove the checks can fail.
+    replace one of them to prove the checks can fail. ``reading`` is how the environment and
+    command-line layers are read; ``invalidates`` which problems make the plugins they name invalid.
     """
 
     merge: Merge = deep_merge
     setup_order: Order = setup_order
     shutdown_order: Callable[[Sequence[str], Sequence[str]], tuple[str, ...]] = reverse_order
     run_hooks: HookRunner = run_hooks
+    reading: Reading = READING
+    invalidates: Callable[[Problem], bool] = makes_invalid
 
 
 REFERENCE_RULES = HostRules()
@@ -88,8 +92,8 @@ class HostState:
 
 
 def _load(command: Load, rules: HostRules) -> tuple[HostState, HostObservation]:
-    result = plan(command.plugins, command.host, command.environment, command.overrides,
-                  merge=rules.merge, order_by=rules.setup_order)
+    result = plan(command.plugins, command.host, command.environment, command.overrides, merge=rules.merge,
+                  order_by=rules.setup_order, reading=rules.reading, invalidates=rules.invalidates)
     events = [LifecycleEvent(kind=EventKind.REGISTERED, module_name=name) for name in result.load_order]
     events += [LifecycleEvent(kind=EventKind.INVALID, module_name=name, reason=",".join(codes))
                for name, codes in result.invalid.items()]
@@ -103,7 +107,8 @@ def _load(command: Load, rules: HostRules) -> tuple[HostState, HostObservation]:
 def _start(state: HostState) -> tuple[HostState, HostObservation]:
     if state.phase is not HostPhase.LOADED or state.load is None:
         return state, HostObservation()
-    outcomes = run_setup(state.plan.setup_order, state.plan.dependencies, state.load.behaviour.setup_fails)
+    outcomes = run_setup(state.plan.setup_order, state.plan.dependencies, state.load.behaviour.setup_fails,
+                         state.plan.load_order)
     events = []
     for outcome in outcomes:
         if outcome.cause:
@@ -147,7 +152,9 @@ def _dispatch(state: HostState, command: Dispatch, rules: HostRules) -> tuple[Ho
             state, opened = _open(state, command.conversation)
             events.append(opened)
         instances = state.conversations[command.conversation]
-    subscribers = [n for n in state.plan.load_order if n in state.started and command.hook in state.plan.hooks[n]]
+    # HOST-HOOK-3: in a conversation, only the instances it keeps (none when it opened before the start)
+    subscribers = [n for n in state.plan.load_order if n in state.started and command.hook in state.plan.hooks[n]
+                   and (not command.conversation or n in instances)]
     behaviour = state.load.behaviour if state.load else Behaviour()
     for name, failed in rules.run_hooks(subscribers, lambda n: behaviour.raises(n, command.hook)):
         events.append(LifecycleEvent(kind=EventKind.HOOK_FAILED if failed else EventKind.HOOK_CALLED,

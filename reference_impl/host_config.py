@@ -15,8 +15,9 @@ them. The remaining ``__``-separated segments name keys, again without regard to
 segment equal to a key already present at that level of the lower layers names that key
 (an exact match first, else the one key equal ignoring case; two such keys are an error);
 otherwise it names the segment lower-cased. Values are parsed as JSON when they parse
-(``NaN`` and ``Infinity`` do not count) and kept as strings otherwise. Variables are applied
-in order of their names.
+(``NaN`` and ``Infinity`` do not count; nothing is trimmed) and kept as strings otherwise.
+Only names starting with ``PAS__`` exactly are read; they are applied in code-point order of
+their names. :class:`Reading` holds these choices as replaceable functions.
 
 Command-line overrides (HOST-CFG-7): ``module.key.sub=value``, split at the first ``=``; the
 module and the keys are taken exactly as written (so a key containing ``.`` cannot be set this
@@ -89,6 +90,33 @@ def parse_value(text: str) -> JSON:
         return text
 
 
+def pas_variables(environment: Mapping[str, str]) -> list[str]:
+    """The names of the variables a host reads: those starting with ``PAS__`` exactly, in code-point order (HOST-CFG-5)."""
+    return sorted(name for name in environment if name.startswith(ENV_PREFIX))
+
+
+def split_override(text: str) -> tuple[str, str, str]:
+    """``module.key=value`` split at the first ``=``: (target, ``=`` or ``""``, value) (HOST-CFG-7)."""
+    return text.partition("=")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    """How a host reads the environment and command-line layers, as replaceable functions.
+
+    ``variables``: which environment variables are read, in the order they are applied;
+    ``parse``: a variable's or override's value; ``split``: an override into target and value.
+    The reference uses :data:`READING`; deliberately broken hosts (tests/fakes) replace one.
+    """
+
+    variables: Callable[[Mapping[str, str]], Sequence[str]] = pas_variables
+    parse: Callable[[str], JSON] = parse_value
+    split: Callable[[str], tuple[str, str, str]] = split_override
+
+
+READING = Reading()
+
+
 def merged_value(module_name: str, layers: Sequence[tuple[Layer, Sequence[Assignment]]],
                  merge: Merge = deep_merge) -> JSON:
     """One plugin's assignments merged layer by layer: the value alone, as plain JSON (no provenance)."""
@@ -146,20 +174,20 @@ def file_layer(host: HostConfig, installed: Sequence[str]) -> tuple[tuple[Assign
     return tuple(assignments), tuple(problems)
 
 
-def environment_layer(environment: Mapping[str, str], installed: Sequence[str],
-                      lower: Mapping[str, JSON]) -> tuple[tuple[Assignment, ...], tuple[Problem, ...]]:
+def environment_layer(environment: Mapping[str, str], installed: Sequence[str], lower: Mapping[str, JSON],
+                      reading: Reading = READING) -> tuple[tuple[Assignment, ...], tuple[Problem, ...]]:
     """The ``PAS__`` variables of ``environment`` as assignments (see the module docstring).
 
     ``lower`` is each plugin's configuration merged from the layers below (for key case).
     """
     assignments: list[Assignment] = []
     problems: list[Problem] = []
-    for name in sorted(n for n in environment if n.startswith(ENV_PREFIX)):
+    for name in reading.variables(environment):
         module_name, segments, problem = _env_target(name, installed)
         path, key_problem = _resolve_keys(name, module_name, segments, lower.get(module_name, {}))
         problems += [p for p in (problem, key_problem) if p is not None]
         if module_name and path:
-            assignments.append(Assignment(module_name=module_name, path=path, value=parse_value(environment[name]),
+            assignments.append(Assignment(module_name=module_name, path=path, value=reading.parse(environment[name]),
                                           origin=Origin(kind=SourceKind.ENVIRONMENT, name=name)))
     return tuple(assignments), tuple(problems)
 
@@ -211,14 +239,14 @@ def _resolve_keys(name: str, module_name: str, segments: Sequence[str],
     return tuple(path), None
 
 
-def override_layer(overrides: Sequence[str], installed: Sequence[str],
-                   loaded: Sequence[str]) -> tuple[tuple[Assignment, ...], tuple[Problem, ...]]:
+def override_layer(overrides: Sequence[str], installed: Sequence[str], loaded: Sequence[str],
+                   reading: Reading = READING) -> tuple[tuple[Assignment, ...], tuple[Problem, ...]]:
     """Command-line ``module.key.sub=value`` overrides as assignments, in the order given."""
     assignments: list[Assignment] = []
     problems: list[Problem] = []
     for text in overrides:
         origin = Origin(kind=SourceKind.COMMAND_LINE, name=text)
-        target, equals, raw = text.partition("=")
+        target, equals, raw = reading.split(text)
         keys = target.split(".")
         if not equals or len(keys) < 2 or "" in keys:
             problems.append(Problem(code="override-syntax", origin=origin,
@@ -232,14 +260,14 @@ def override_layer(overrides: Sequence[str], installed: Sequence[str],
                                         message=f"the override '{text}' has no effect: plugin '{keys[0]}' "
                                                 "is not loaded"))
         else:
-            assignments.append(Assignment(module_name=keys[0], path=tuple(keys[1:]), value=parse_value(raw),
+            assignments.append(Assignment(module_name=keys[0], path=tuple(keys[1:]), value=reading.parse(raw),
                                           origin=origin))
     return tuple(assignments), tuple(problems)
 
 
 def build_configs(manifests: Sequence[Manifest], loaded: Sequence[str], host: HostConfig,
-                  environment: Mapping[str, str], overrides: Sequence[str],
-                  merge: Merge = deep_merge) -> tuple[Mapping[str, MergedConfig], tuple[Problem, ...]]:
+                  environment: Mapping[str, str], overrides: Sequence[str], merge: Merge = deep_merge,
+                  reading: Reading = READING) -> tuple[Mapping[str, MergedConfig], tuple[Problem, ...]]:
     """Every loaded plugin's merged configuration, and the problems found in the layers.
 
     ``manifests`` are the installed plugins; ``loaded`` the module names in load order.
@@ -249,8 +277,8 @@ def build_configs(manifests: Sequence[Manifest], loaded: Sequence[str], host: Ho
     file, file_problems = file_layer(host, installed)
     below = [(Layer.DEFAULTS, defaults), (Layer.FILE, file)]
     lower = {m: merged_value(m, below, merge) for m in loaded}
-    env, env_problems = environment_layer(environment, installed, lower)
-    cli, cli_problems = override_layer(overrides, installed, loaded)
+    env, env_problems = environment_layer(environment, installed, lower, reading)
+    cli, cli_problems = override_layer(overrides, installed, loaded, reading)
     layers = [*below, (Layer.ENVIRONMENT, env), (Layer.COMMAND_LINE, cli)]
     configs = {m: merge_layers(m, layers, merge) for m in loaded}
     return configs, (*file_problems, *env_problems, *cli_problems)

@@ -14,7 +14,9 @@ from types import MappingProxyType
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.host_config import (
+    READING,
     Merge,
+    Reading,
     build_configs,
     check_config,
     deep_merge,
@@ -178,18 +180,20 @@ class SetupOutcome:
         return not self.failed and not self.cause
 
 
-def run_setup(order: Sequence[str], dependencies: Dependencies, failing: frozenset[str]) -> tuple[SetupOutcome, ...]:
+def run_setup(order: Sequence[str], dependencies: Dependencies, failing: frozenset[str],
+              load: Sequence[str]) -> tuple[SetupOutcome, ...]:
     """Simulate setup along ``order`` (a setup order) where the plugins in ``failing`` fail (HOST-LIFE-3).
 
-    A plugin with a failed or skipped dependency is skipped; its cause is the earliest (in
-    ``order``) failed plugin it depends on, directly or transitively.
+    A plugin with a failed or skipped dependency is skipped; its cause is the failed plugin it
+    depends on, directly or transitively, that comes first in ``load`` (the load order, HOST-LIFE-5).
     """
+    rank = {name: index for index, name in enumerate(load)}
     roots: dict[str, list[str]] = {}
     outcomes = []
     for name in order:
         inherited = [r for d in dependencies.get(name, ()) for r in roots.get(d, ())]
         if inherited:
-            cause = min(inherited, key=order.index)
+            cause = min(inherited, key=lambda root: rank.get(root, len(rank)))
             roots[name] = inherited
             outcomes.append(SetupOutcome(module_name=name, cause=cause))
         elif name in failing:
@@ -231,25 +235,31 @@ class HostPlan:
     hooks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
+def makes_invalid(problem: Problem) -> bool:
+    """Whether ``problem`` makes the plugins it names invalid: every error does (HOST-VAL-5)."""
+    return problem.severity is Severity.ERROR
+
+
 def plan(manifests: Sequence[Manifest], host: HostConfig, environment: Mapping[str, str] = MappingProxyType({}),
-         overrides: Sequence[str] = (), *, merge: Merge = deep_merge, order_by: Order = setup_order) -> HostPlan:
+         overrides: Sequence[str] = (), *, merge: Merge = deep_merge, order_by: Order = setup_order,
+         reading: Reading = READING, invalidates: Callable[[Problem], bool] = makes_invalid) -> HostPlan:
     """Register and validate ``manifests`` (installation order) under ``host``: no plugin is set up.
 
     ``environment`` is the process environment (only ``PAS__`` variables are read),
-    ``overrides`` the command-line ``module.key=value`` values; ``merge`` and ``order_by``
-    are replaced only by deliberately broken hosts. Raises DuplicateModule when two
-    manifests share a module_name.
+    ``overrides`` the command-line ``module.key=value`` values; ``merge``, ``order_by``,
+    ``reading`` and ``invalidates`` are replaced only by deliberately broken hosts. Raises
+    DuplicateModule when two manifests share a module_name.
     """
     order, load_problems = load_order(manifests, host)
     index = {m.module_name: m for m in manifests}
     dependencies = {name: index[name].dependencies for name in order}
-    configs, config_problems = build_configs(manifests, order, host, environment, overrides, merge)
+    configs, config_problems = build_configs(manifests, order, host, environment, overrides, merge, reading)
     problems = (*load_problems, *missing_dependencies(manifests, order, host), *cycle_problems(order, dependencies),
                 *config_problems, *(p for name in order for p in check_config(index[name], configs[name])))
     invalid: dict[str, tuple[str, ...]] = {}
     for problem in problems:
         for name in problem.plugins:
-            if problem.severity is Severity.ERROR and name in dependencies:
+            if invalidates(problem) and name in dependencies:
                 invalid[name] = (*invalid.get(name, ()), problem.code)
     blocked = {n: c for n, c in dependents_of(list(invalid), order, dependencies).items() if n not in invalid}
     return HostPlan(

@@ -16,6 +16,7 @@ import os
 import secrets
 import selectors
 import subprocess
+import sys
 import time
 import weakref
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from typing import Final
 from conformance.adapters import reaper
 
 _CHUNK: Final = 65536
+_POLL: Final = 0.001  # seconds between looks at whether the process has read what was written
 _STDERR_KEPT: Final = 4096
 EOF: Final = object()  # what read_line returns once stdout is closed and no whole line is left
 TOO_LONG: Final = object()  # ... or instead of a line longer than max_line_bytes
@@ -67,6 +69,28 @@ class Child:
         """Write ``data`` to stdin, now or while waiting in read_line (never blocks)."""
         self._pending += data
         self._write()
+
+    def send_in_pieces(self, pieces: Sequence[bytes], deadline: float) -> None:
+        """Write ``pieces`` one by one, each once the process has read everything before it (or at
+        ``deadline``): so that it gets them in separate reads. Reads stdout and stderr meanwhile."""
+        for index, piece in enumerate(pieces):
+            self.send(piece)
+            while index + 1 < len(pieces) and not self._drained() and time.monotonic() < deadline:
+                for key, _ in self._selector.select(_POLL):
+                    self._ready(key.fd)
+
+    def _drained(self) -> bool:
+        """Whether everything written to stdin has been read (True when that cannot be told, or stdin is closed)."""
+        if self._pending:
+            return self._stdin.closed
+        try:
+            import fcntl
+            import termios
+
+            waiting = fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0")
+        except (ImportError, OSError):
+            return True
+        return int.from_bytes(waiting, sys.byteorder) == 0
 
     def close_stdin(self) -> None:
         """Close stdin once everything sent so far is written (end of input)."""

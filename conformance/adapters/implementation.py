@@ -200,16 +200,17 @@ class Adapter(Protocol):
 
 
 def stream(adapter: Adapter, events: Iterable[Event | HostCommand | DisclosureEvent], *,
-           start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
+           start: tuple[Sequence[Manifest], HostConfig] | None = None,
+           split_writes: bool = False) -> Generator[dict[str, Any] | None]:
     """``adapter.start(*start)`` (yielding None), then ``adapter.send(event)`` for each event, yielding its JSON.
 
     An adapter with a ``stream`` method of its own (the stdio adapter: it writes requests ahead
-    to an implementation that takes them) is used through it; either way the caller may stop
-    early. Raises what start and send raise.
+    to an implementation that takes them, and writes each in pieces with ``split_writes``) is used
+    through it; either way the caller may stop early. Raises what start and send raise.
     """
     own = getattr(adapter, "stream", None)
     if own is not None:
-        yield from own(events, start=start)
+        yield from own(events, start=start, split_writes=split_writes) if split_writes else own(events, start=start)
         return
     if start is not None:
         adapter.start(*start)

@@ -82,6 +82,7 @@ class StdioAdapter:
         self._depth = 1  # requests the implementation takes ahead (its hello's pipeline_depth, at most MAX_AHEAD)
         self._dropped: deque[Any] = deque()  # requests written whose answers are to be read and thrown away
         self._newest: Sent | None = None  # the last request written: the end of what is in flight
+        self._split = False  # write each request line in pieces (a transport scenario, stream(split_writes=True))
 
     @property
     def pid(self) -> int | None:
@@ -147,16 +148,27 @@ class StdioAdapter:
         return result
 
     def stream(self, events: Iterable[Event | HostCommand | DisclosureEvent], *,
-               start: tuple[Sequence[Manifest], HostConfig] | None = None) -> Generator[dict[str, Any] | None]:
+               start: tuple[Sequence[Manifest], HostConfig] | None = None,
+               split_writes: bool = False) -> Generator[dict[str, Any] | None]:
         """``start`` (yielding None once it is answered), then each event's observation JSON, in order.
 
         The same requests and checks as start() and send() one by one; raises ImplementationFailed
         as they do. To an implementation that announced a ``pipeline_depth`` above 1 the requests
         are written ahead, up to that many unanswered (at most :data:`MAX_AHEAD`), so that it works
         while the caller compares. The caller may stop early (close the iterator): the answers to
-        requests already written are read and dropped before the next answer it waits for.
+        requests already written are read and dropped before the next answer it waits for. With
+        ``split_writes`` each request line is written in pieces, each read before the next is
+        written (:func:`pieces_of`): a transport scenario.
         """
         self.hello()
+        self._split = split_writes
+        try:
+            yield from self._stream(events, start)
+        finally:
+            self._split = False
+
+    def _stream(self, events: Iterable[Event | HostCommand | DisclosureEvent],
+                start: tuple[Sequence[Manifest], HostConfig] | None) -> Generator[dict[str, Any] | None]:
         if self._depth == 1:
             if start is not None:
                 self.start(*start)
@@ -262,7 +274,11 @@ class StdioAdapter:
         process = self._spawn()
         process.next_id = requests[-1].id + 1
         self._newest = Sent(cmd=requests[-1].cmd, id=requests[-1].id)
-        process.send(b"".join(lines))
+        if self._split:
+            process.send_in_pieces([piece for line in lines for piece in pieces_of(line)],
+                                   time.monotonic() + self.timeout)
+        else:
+            process.send(b"".join(lines))
         return process
 
     def _call(self, request: Any) -> dict[str, Any]:
@@ -309,6 +325,15 @@ class StdioAdapter:
                 detail=f"while handling {cmd!r}",
             )
         return cast(bytes, raw)
+
+
+def pieces_of(line: bytes) -> list[bytes]:
+    """One request line (with its line feed) cut where a reader that handles each read as whole lines
+    goes wrong: inside its first multi-byte UTF-8 character (else halfway), and before the line feed."""
+    body = line[:-1]
+    lead = next((i for i, byte in enumerate(body) if byte >= 0xC0), None)
+    cut = lead + 1 if lead is not None else len(body) // 2
+    return [piece for piece in (body[:cut], body[cut:], line[-1:]) if piece]
 
 
 def _read_answer(request: Any, raw: bytes) -> dict[str, Any]:

@@ -30,6 +30,7 @@ class Language:
     words: Mapping[str, str] = field(default_factory=dict)
     requirements: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     profiles: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    free: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # English strings and requirement IDs looked up without a translation (filled during generation).
     missing: set[str] = field(default_factory=set)
 
@@ -49,6 +50,16 @@ class Language:
             self.missing.add(req["id"])
             return req
         return {**req, **{k: v for k, v in translated.items() if k in ("title", "text", "rationale") and v}}
+
+    def decision(self, entry: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A decision of ``free`` with its title and text in this language (English where none is recorded)."""
+        if not self.suffix:
+            return entry
+        translated = self.free.get(entry["id"])
+        if translated is None:
+            self.missing.add(f"free {entry['id']}")
+            return entry
+        return {**entry, **{k: v for k, v in translated.items() if k in ("title", "text") and v}}
 
     def profile(self, name: str, profile: Mapping[str, Any]) -> Mapping[str, Any]:
         """A profile's title and description in this language."""
@@ -112,4 +123,4 @@ def chinese(spec_dir: Path) -> Language:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
     return Language(code="zh", suffix=".zh", words=_vocabulary("zh"),
                     requirements=dict((data or {}).get("requirements") or {}),
-                    profiles=dict((data or {}).get("profiles") or {}))
+                    profiles=dict((data or {}).get("profiles") or {}), free=dict((data or {}).get("free") or {}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -12,7 +13,8 @@ from conformance.docs_gen.disclosure_pages import answers_text, catalogue_lines
 from conformance.docs_gen.i18n import t
 from conformance.documents.step_table import row_of
 from conformance.suite.scenario import Scenario, Step
-from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
+from reference_impl.eligibility import brief_fact, deciding_requirement, is_sleep_eligible
+from reference_impl.frozen import thaw
 from reference_impl.model import Manifest, Profile
 from reference_impl.semantics import load_semantics
 
@@ -20,10 +22,12 @@ CATEGORIES = {
     "nekro_docs": "NekroAgent's documented examples", "eligibility": "Sleep eligibility",
     "states": "States and what the model sees", "counting": "Counting runs", "calls": "activate and extend",
     "admin": "Admin changes", "scheduler": "The scheduler switch", "conversations": "Conversations",
-    "restart": "Restart", "order": "Ordering", "text": "Reference text", "host": "Host profile",
+    "restart": "Restart", "order": "Ordering", "text": "Reference text", "transport": "Transport", "host": "Host profile",
     "disclosure": "Disclosure profile",
 }
 SPEC = "../specification.md"  # category pages live in generated/scenarios/
+LISTED = 20  # a scenario with more plugins (a transport scenario's installation) lists only the first SHOWN
+SHOWN = 3
 #: The number of a scenario's first step. `pas run` names a failing step by its index in the file's
 #: `steps` list ("step 2" is `/steps/2`, conformance/report/text.py), so the pages count from 0 too.
 FIRST_STEP = 0
@@ -139,11 +143,19 @@ def _expectation_text(step: Step, scenario: Scenario) -> str:
 def _columns(scenario: Scenario) -> list[str]:
     if scenario.is_host or scenario.is_disclosure:  # host and disclosure steps have no per-plugin view
         return []
-    names = [m.module_name for m in scenario.plugins]
-    for step in scenario.steps:
-        if step.action == "run":
-            names += [key for key in step.expect if key not in names]
+    expected = [key for step in scenario.steps if step.action == "run" for key in step.expect]
+    names = [m.module_name for m in scenario.plugins] if len(scenario.plugins) <= LISTED else []
+    names += [key for key in dict.fromkeys(expected) if key not in names]
     return names
+
+
+def _listed(scenario: Scenario) -> tuple[list[Manifest], str]:
+    """The plugins a page lists, and a line saying how many more a large installation has."""
+    plugins = list(scenario.plugins)
+    if len(plugins) <= LISTED:
+        return plugins, ""
+    more = t("… and {n} more plugins, up to {last}.").format(n=len(plugins) - SHOWN, last=code(plugins[-1].module_name))
+    return plugins[:SHOWN], more
 
 
 def _loaded(manifest: Manifest, scenario: Scenario) -> str:
@@ -168,7 +180,20 @@ def _host_plugins_table(scenario: Scenario) -> list[str]:
     rows = [[code(m.module_name), t("yes") if m.builtin else t("no"), ", ".join(code(d) for d in m.dependencies),
              ", ".join(code(h) for h in m.hooks), _loaded(m, scenario), value(dict(m.config_defaults))]
             for m in scenario.plugins]
-    return table([t("Plugin"), t("Built-in"), t("Depends on"), t("Hooks"), t("Loaded"), t("Config defaults")], rows)
+    lines = table([t("Plugin"), t("Built-in"), t("Depends on"), t("Hooks"), t("Loaded"), t("Config defaults")], rows)
+    return lines + _config_schemas(scenario)
+
+
+def _config_schemas(scenario: Scenario) -> list[str]:
+    """Each plugin's config schema in full: what HOST-VAL-3 and HOST-VAL-4 check the merged configuration with."""
+    lines: list[str] = []
+    for manifest in scenario.plugins:
+        if manifest.config_schema is None:
+            continue
+        schema = json.dumps(thaw(manifest.config_schema), indent=2, ensure_ascii=False)
+        lines += [t("Config schema of {plugin}:").format(plugin=code(manifest.module_name)), "",
+                  *_fence(schema, language="json"), ""]
+    return lines
 
 
 def _host_inputs(scenario: Scenario) -> list[str]:
@@ -191,14 +216,16 @@ def _plugins_table(scenario: Scenario) -> list[str]:
         return _host_plugins_table(scenario)
     if scenario.is_disclosure:
         return catalogue_lines(scenario)
+    listed, more = _listed(scenario)
     rows = [
-        [code(m.module_name), value(m.allow_sleep), t("present") if m.brief else t("blank"),
+        [code(m.module_name), value(m.allow_sleep), t(brief_fact(m)),
          code(scenario.host.strategy_for(m.module_name).value), _loaded(m, scenario), _eligibility(m, scenario)]
-        for m in scenario.plugins
+        for m in listed
     ]
     if not rows:
         return [t("No plugins are installed."), ""]
-    return table([t("Plugin"), "allow_sleep", "sleep_brief", t("Strategy"), t("Loaded"), t("Sleep-eligible at start")], rows)
+    lines = table([t("Plugin"), "allow_sleep", "sleep_brief", t("Strategy"), t("Loaded"), t("Sleep-eligible at start")], rows)
+    return lines + ([more, ""] if more else [])
 
 
 def _steps_table(scenario: Scenario) -> list[str]:
@@ -210,12 +237,12 @@ def _steps_table(scenario: Scenario) -> list[str]:
     return table(["#", t("Step"), *(code(c) for c in columns), t("Expected")], rows)
 
 
-def _fence(text: str, indent: str = "") -> list[str]:
+def _fence(text: str, indent: str = "", language: str = "text") -> list[str]:
     """``text`` as a fenced code block, byte for byte (a fence longer than any backtick run in it)."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     body = text[:-1] if text.endswith("\n") else text
-    return [indent + fence + "text", *(indent + line if line else "" for line in body.split("\n")), indent + fence]
+    return [indent + fence + language, *(indent + line if line else "" for line in body.split("\n")), indent + fence]
 
 
 def _bytes_note(text: str) -> str:
@@ -267,6 +294,8 @@ def scenario_section(scenario: Scenario) -> list[str]:
     lines += [" · ".join(facts), ""]
     if scenario.description:
         lines += [one_line(scenario.description), ""]
+    if scenario.split_writes:
+        lines += [t("Transport: over stdio, every request of this scenario is written in pieces (`split_writes`)."), ""]
     host_notes = []
     if not scenario.host.scheduler_enabled:
         host_notes.append(t("the scheduler is **off** (`scheduler_enabled: false`)"))

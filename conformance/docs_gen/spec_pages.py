@@ -119,7 +119,21 @@ def specification_page(doc: Mapping[str, Any], coverage: Mapping[str, Sequence[s
                 title = t(FAMILIES[family]) if family in FAMILIES else family.title()
                 lines += [f"### {title} {{ #{name}-{family.lower()} }}", ""]
             lines += _requirement(req, coverage, known, pages)
+    lines += _free(doc.get("free", ()), known)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _free(decisions: Sequence[Mapping[str, Any]], known: frozenset[str]) -> list[str]:
+    """The behaviours left to the implementation, each with the reason it is free."""
+    if not decisions:
+        return []
+    lines = [t("## Left to the implementation { #free }"), "",
+             t("What the specification deliberately leaves open, each with the reason. No scenario depends on "
+               "these choices, so two implementations that make them differently both conform."), ""]
+    for entry in decisions:
+        entry = current().decision(entry)
+        lines += [f"### {entry['title']} {{ #free-{entry['id']} }}", "", linkify(one_line(entry["text"]), known, page=""), ""]
+    return lines
 
 
 def _condition(when: Mapping[str, Any], key: str) -> str:
@@ -174,8 +188,9 @@ def decision_tables_page(doc: Mapping[str, Any], schema: Mapping[str, Any], know
     lines += [t("## Sleep eligibility { #eligibility }"), "",
               t("Evaluated afresh for every plugin at the start of every run. Rows are checked top to "
               "bottom and the first row whose conditions all hold decides; `any` matches every value. "
-              "A brief is `blank` when it is empty after trimming whitespace; the scheduler plugin is "
-              "the one whose module_name is `scheduler_module`."), ""]
+              "After trimming white space (ACT-ELIG-6), a brief is `present` when something is left, "
+              "`blank` when it held only white space and `empty` when it held nothing; the scheduler "
+              "plugin is the one whose module_name is `scheduler_module`."), ""]
     lines += _eligibility(doc["eligibility"], known)
     lines += [t("## What the model sees in each state { #visibility }"), "",
               t("`hint` is the activation hint (\"last visible run\"): `last_run` means only when "

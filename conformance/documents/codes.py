@@ -94,7 +94,7 @@ _ALL: Final = (
         ("env-ambiguous-key", "an environment variable's key path is ambiguous", "use a key path that names one setting"),
         ("env-empty-key", "an environment variable has an empty key between '__' separators", "remove the doubled separator"),
         ("env-no-key", "an environment variable names a plugin but no key", "add the key after the plugin name"),
-        ("env-unknown-plugin", "an environment variable names no loaded plugin", "fix the plugin name or remove the variable"),
+        ("env-unknown-plugin", "an environment variable names no installed plugin", "fix the plugin name or remove the variable"),
         ("override-syntax", "a command-line override is not KEY=VALUE", "write --set plugin.key=value"),
         ("override-unknown-plugin", "a command-line override names no installed plugin", "fix the plugin name"),
         ("override-plugin-not-loaded", "a command-line override names a plugin that is not loaded", "enable the plugin, or drop the override"),

@@ -21,6 +21,9 @@ _COLORS = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
 _OUTCOME_COLOR = {Outcome.FAILED: "red", Outcome.ERRORED: "red", Outcome.STALE: "red",
                   Outcome.XFAILED: "yellow", Outcome.SKIPPED: "yellow", Outcome.PASSED: "green"}
 _MAX_VALUE = 200
+#: The request a step sent is the scenario's own (a host-load carries the config schemas at fault):
+#: shown in full, up to the 1 MiB the largest bundled request takes.
+_SENT = 2 << 20
 
 
 def paint(text: str, color: str, enabled: bool) -> str:
@@ -108,7 +111,7 @@ def failure_text(result: ScenarioResult) -> str:
     where = _where(failure.source)
     note = f": {failure.note}" if failure.note else ""
     lines = [f"{where}step {failure.index} ({failure.action}){note}",
-             f"sent     {show(failure.event)}",
+             f"sent     {show(failure.event, _SENT)}",
              *breaks_lines(failure.breaks)]
     for mismatch in failure.mismatches:
         lines += mismatch_lines(mismatch)
@@ -124,7 +127,7 @@ def error_text(result: ScenarioResult) -> str:
     at = "while starting the scenario" if error.step is None else f"at step {error.step}"
     lines = [f"{error.reason} ({at})", f"kind     {error.kind}"]
     if error.event is not None:
-        lines.append(f"sent     {show(error.event)}")
+        lines.append(f"sent     {show(error.event, _SENT)}")
     if error.in_flight is not None and error.in_flight.pipelined:
         lines.append(f"in flight {error.in_flight}: written ahead, none answered; any of them may have caused it")
     if error.detail:

@@ -13,6 +13,7 @@ mismatches are :mod:`conformance.suite.attribution_disclosure`.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -25,15 +26,26 @@ from conformance.suite.attribution_disclosure import (
     option_key,
     shown_difference,
 )
+from conformance.suite.attribution_replay import replay
 from conformance.suite.attribution_table import AttributionRule, Table, load_table
 from conformance.suite.expectations import CALL_KEYS, RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Scenario, Step
+from conformance.suite.text_parts import TRIMMED_ELSEWHERE, text_parts, unescaped
 from reference_impl.disclosure_commands import Tool
 from reference_impl.disclosure_options import Options
-from reference_impl.eligibility import deciding_requirement
-from reference_impl.engine import Engine
-from reference_impl.events import OMITTED, Activate, Disable, Enable, Extend, Restart, SetScheduler, SetStrategy
+from reference_impl.eligibility import deciding_row
+from reference_impl.events import (
+    OMITTED,
+    Activate,
+    Disable,
+    Enable,
+    Extend,
+    Restart,
+    SetScheduler,
+    SetStrategy,
+)
 from reference_impl.model import HostConfig, Manifest
+from reference_impl.render import Piece
 from reference_impl.scheduler import scheduler_on
 from reference_impl.semantics import Semantics, load_semantics
 
@@ -46,7 +58,8 @@ class StepFacts:
     (key ``""``: a reply's block); ``host``: the host config in force at the step (None for
     host steps); ``rounds``: a call's rounds argument; ``history``: what happened before the
     step (:func:`history_of`); ``covered``: step and scenario covers; ``events``: the host
-    events the step expects; ``reference``: the reference's observation of the step (JSON).
+    events the step expects; ``reference``: the reference's observation of the step (JSON);
+    ``pieces``: the reference's text of the step, piece by piece (:mod:`conformance.suite.text_parts`).
     """
 
     action: str
@@ -60,17 +73,21 @@ class StepFacts:
     covered: frozenset[str] = frozenset()
     events: tuple[Any, ...] = ()
     reference: Mapping[str, Any] | None = None
+    pieces: tuple[Piece, ...] = ()
     semantics: Semantics = field(default_factory=load_semantics)
     tools: tuple[Tool, ...] = ()
     declared: Options | None = None
     calls: tuple[str, ...] = ()  # a model step's kinds of call (load, unload, search, list, invoke)
 
-    def deciding(self, module: str) -> str | None:
-        """The eligibility table row's requirement that decides whether ``module`` may sleep."""
+    def deciding(self, module: str) -> list[str]:
+        """The eligibility table row's requirement that decides whether ``module`` may sleep, with
+        ACT-ELIG-6 when the row tests a brief whose ends some language's trim would change."""
         manifest = self.plugins.get(module)
         if manifest is None or self.host is None:
-            return None
-        return deciding_requirement(manifest, self.host.strategy_for(module), self.semantics)
+            return []
+        row = deciding_row(manifest, self.host.strategy_for(module), self.semantics)
+        trimmed = "brief" in row.when and manifest.sleep_brief != manifest.sleep_brief.strip(TRIMMED_ELSEWHERE)
+        return [row.requirement, *(["ACT-ELIG-6"] if trimmed and row.requirement != "ACT-ELIG-6" else [])]
 
 
 def history_of(before: Sequence[Any], event: Any, initial: HostConfig | None = None) -> frozenset[str]:
@@ -105,21 +122,6 @@ def facts_of(event: Any, action: str, expected: Any, *, host: HostConfig | None 
                      covered=frozenset(covered), reference=expected or None)
 
 
-def _replay(scenario: Scenario, step: Step) -> tuple[HostConfig | None, Any]:
-    """The reference's host config before ``step`` and its observation of it (None, None for host steps)."""
-    if step.is_host:
-        return None, None
-    try:
-        reference = Engine(text=False)
-        reference.start(scenario.plugins, scenario.host)
-        for earlier in scenario.steps[: step.index]:
-            reference.apply(earlier.event)
-        host = reference.state.host
-        return host, reference.apply(step.event).to_json()
-    except Exception:  # noqa: BLE001 - a scenario the reference cannot replay: attribute without its facts
-        return None, None
-
-
 def step_facts(scenario: Scenario, step: Step, declared: Options | None = None) -> StepFacts:
     """The facts of a scenario step: the step's own expectations first, the reference's where it says nothing.
 
@@ -129,19 +131,22 @@ def step_facts(scenario: Scenario, step: Step, declared: Options | None = None) 
         history = disclosure_history([s.event for s in scenario.steps[: step.index]], step.event)
         return StepFacts(action=step.action, history=history, covered=frozenset((*step.covers, *scenario.covers)),
                          tools=scenario.tools, declared=declared, calls=call_kinds(step.event))
-    host, observed = _replay(scenario, step)
+    replayed = replay(scenario, step)
     history = history_of([s.event for s in scenario.steps[: step.index]], step.event, scenario.host)
-    facts = facts_of(step.event, step.action, observed, host=host, plugins=scenario.plugins, history=history,
-                     covered=(*step.covers, *scenario.covers))
+    if replayed.stale_while_off:
+        history |= {"stale_while_off"}
+    facts = facts_of(step.event, step.action, replayed.observed, host=replayed.host, plugins=scenario.plugins,
+                     history=history, covered=(*step.covers, *scenario.covers))
     states = dict(facts.states)
     states.update({m: e["state"] for m, e in step.expect.items() if isinstance(e, Mapping) and "state" in e})
     if isinstance(step.expect.get("block"), Mapping) and "state" in step.expect["block"]:
         states[""] = step.expect["block"]["state"]
     outcome = step.expect.get("outcome", facts.outcome)
     return StepFacts(action=facts.action, module=facts.module, outcome=outcome if isinstance(outcome, str) else None,
-                     states=MappingProxyType(states), host=host, plugins=facts.plugins, rounds=facts.rounds,
+                     states=MappingProxyType(states), host=replayed.host, plugins=facts.plugins, rounds=facts.rounds,
                      history=facts.history, covered=facts.covered, semantics=facts.semantics,
-                     events=tuple(step.host.events or ()) if step.host is not None else (), reference=facts.reference)
+                     events=tuple(step.host.events or ()) if step.host is not None else (), reference=facts.reference,
+                     pieces=replayed.pieces)
 
 
 def _text_key(value: Any) -> str:
@@ -169,7 +174,12 @@ def rounds_class(rounds: Any, semantics: Semantics) -> str:
 
 
 def _event_kind(mismatch: Mismatch, facts: StepFacts) -> list[str]:
-    """The first differing event's kind; ``hook_called_after_failure`` when a hook_failed is expected before it."""
+    """The first differing event's kind; ``hook_called_after_failure`` when a hook_failed is expected before it,
+    ``cause`` for a skipped event that differs in its cause alone."""
+    expected, actual = mismatch.expected, mismatch.actual
+    if (isinstance(expected, Mapping) and isinstance(actual, Mapping) and expected.get("event") == "skipped"
+            and "cause" in expected and {**actual, "cause": expected["cause"]} == dict(expected)):
+        return ["cause"]
     for value in (mismatch.expected, mismatch.actual):
         if isinstance(value, Mapping) and isinstance(value.get("event"), str):
             index = mismatch.pointer.rpartition("/")[2]
@@ -191,23 +201,29 @@ def _lost_key(expected: Any, actual: Any) -> bool:
     return any(k not in actual or _lost_key(v, actual[k]) for k, v in expected.items())
 
 
-_XML_ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"), ("&amp;", "&"))
-
-
-def _unescaped(text: str) -> str:
-    for escaped, raw in _XML_ESCAPES:
-        text = text.replace(escaped, raw)
-    return text
-
-
 def text_difference(mismatch: Mismatch) -> str:
     """``escaping`` when the texts differ only in XML escapes (TXT-BLOCK-2), ``other`` otherwise."""
     expected, actual = mismatch.expected, mismatch.actual
-    if not (isinstance(expected, str) and isinstance(actual, str)) or _unescaped(expected) == expected:
+    if not (isinstance(expected, str) and isinstance(actual, str)) or unescaped(expected) == expected:
         return "other"
     if mismatch.check == "equals":
-        return "escaping" if _unescaped(expected) == _unescaped(actual) else "other"
-    return "escaping" if mismatch.check == "contains" and _unescaped(expected) in actual else "other"
+        return "escaping" if unescaped(expected) == unescaped(actual) else "other"
+    return "escaping" if mismatch.check == "contains" and unescaped(expected) in actual else "other"
+
+
+def _text_part(mismatch: Mismatch, facts: StepFacts) -> list[str]:
+    """The parts of the reference text the text differs in (none when the reference text is unknown)."""
+    if not facts.pieces or not isinstance(mismatch.actual, str) or not isinstance(mismatch.expected, str):
+        return []
+    if mismatch.check not in ("equals", "contains", "not_contains"):
+        return []
+    try:
+        expected = mismatch.expected
+        if mismatch.check == "not_contains":  # written "no '<piece>'" (conformance/suite/expectations.py)
+            expected = ast.literal_eval(expected.removeprefix("no "))
+        return text_parts(facts.pieces, expected, mismatch.actual, check=mismatch.check)
+    except Exception:  # noqa: BLE001 - a text too odd to place: the covers narrow the blame instead
+        return []
 
 
 def config_difference(expected: Any, actual: Any) -> str:
@@ -237,6 +253,8 @@ def _keys(by: str, mismatch: Mismatch, facts: StepFacts) -> list[str]:
         return _event_kind(mismatch, facts)
     if by == "text_difference":
         return [text_difference(mismatch)]
+    if by == "text_part":
+        return _text_part(mismatch, facts)
     if by == "problem_code":
         return _problem_codes(mismatch)
     if by == "shown_difference":
@@ -254,8 +272,8 @@ def _computed(names: Iterable[str], mismatch: Mismatch, facts: StepFacts) -> lis
     found = []
     for name in names:
         if name == "eligibility":
-            found.append(facts.deciding(mismatch.subject or facts.module))
-    return [i for i in found if i]
+            found += facts.deciding(mismatch.subject or facts.module)
+    return found
 
 
 def candidates(rule: AttributionRule, mismatch: Mismatch, facts: StepFacts) -> tuple[list[str], list[str]]:

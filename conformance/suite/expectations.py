@@ -174,7 +174,26 @@ def _check_problems(expected: tuple[Mapping[str, Any], ...], actual: Any) -> lis
                      actual={"missing": missing, "unexpected": extra})]
 
 
-def _check_provenance(expected: Mapping[str, str], actual: Any) -> list[Mismatch]:
+def resolves(document: Any, pointer: str) -> bool:
+    """Whether the RFC 6901 ``pointer`` names a value of ``document`` (mappings and lists)."""
+    if pointer == "":
+        return True
+    if not pointer.startswith("/"):
+        return False
+    node = document
+    for token in pointer[1:].split("/"):
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return False
+    return True
+
+
+def _check_provenance(expected: Mapping[str, str], actual: Any, config: Any) -> list[Mismatch]:
+    """The expected layers, and no entry for a value the merged config does not hold (HOST-CFG-8)."""
     if actual is _MISSING:  # HOST-CFG-6 is a SHOULD: a host that keeps no provenance is not wrong
         return []
     if not isinstance(actual, Mapping):
@@ -186,6 +205,10 @@ def _check_provenance(expected: Mapping[str, str], actual: Any) -> list[Mismatch
         if got != layer:
             mismatches.append(Mismatch(field="provenance", pointer=pointer_join(pointer_join("/provenance", pointer), "layer"),
                                        expected=layer, actual=got))
+    if isinstance(config, Mapping):
+        mismatches += [Mismatch(field="provenance", pointer=pointer_join("/provenance", pointer), check="stale",
+                                expected="no entry: the config holds no value there", actual=entry)
+                       for pointer, entry in actual.items() if not resolves(config, str(pointer))]
     return mismatches
 
 
@@ -205,7 +228,8 @@ def check_host(expectation: HostExpectation, observed: Mapping[str, Any]) -> lis
         mismatches.append(Mismatch(field="config", pointer="/config", expected=expectation.config,
                                    actual=observed.get("config", _MISSING)))
     if expectation.provenance is not None:
-        mismatches += _check_provenance(expectation.provenance, observed.get("provenance", _MISSING))
+        mismatches += _check_provenance(expectation.provenance, observed.get("provenance", _MISSING),
+                                        observed.get("config", _MISSING))
     return mismatches
 
 

@@ -26,7 +26,7 @@ class Mismatch:
     ``pointer`` is an RFC 6901 pointer into the observation; ``subject`` names the plugin a view
     expectation is about, or the kind of call (``load``, ``search`` ...) an answer is about;
     ``check`` says how the two were compared when it is not plain equality (``contains``,
-    ``not_contains``, ``presence``, ``count``, ``set``).
+    ``not_contains``, ``presence``, ``count``, ``set``, ``stale``: an entry that should not be there).
     """
 
     field: str

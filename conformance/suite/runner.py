@@ -138,7 +138,7 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
     started = time.perf_counter()
     step: Step | None = None
     events, begin = _events(scenario)
-    answers = stream(adapter, events, start=begin)
+    answers = stream(adapter, events, start=begin, split_writes=scenario.split_writes)
     try:
         if begin is not None or scenario.is_disclosure:
             next(answers)  # start, or the catalogue: answered, nothing to compare

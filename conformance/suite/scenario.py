@@ -105,7 +105,10 @@ class Step:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scenario:
-    """A complete scenario: plugins, host config, steps, and what it covers."""
+    """A complete scenario: plugins, host config, steps, and what it covers.
+
+    ``split_writes``: over stdio, each request line is written in pieces (a transport scenario).
+    """
 
     id: str
     title: str
@@ -118,6 +121,7 @@ class Scenario:
     environment: Mapping[str, str] = field(default_factory=dict)
     overrides: tuple[str, ...] = ()
     behaviour: Behaviour = field(default_factory=Behaviour)
+    split_writes: bool = False
     tools: tuple[Tool, ...] = ()
     requires: Mapping[str, tuple[Any, ...]] = EMPTY
     path: str = ""
@@ -202,8 +206,18 @@ def _plugin_entries(doc: YamlDocument, fixtures: Mapping[str, Any]) -> list[tupl
         if "fixture" in entry:
             fixture = fixtures.get(entry["fixture"])
             manifest = None if fixture is None else {**fixture, **entry.get("with", {})}
-        entries.append((f"/plugins/{index}", entry, manifest))
+        if manifest is not None and "copies" in entry:
+            entries += [(f"/plugins/{index}", entry, copy) for copy in copies_of(manifest, entry["copies"])]
+        else:
+            entries.append((f"/plugins/{index}", entry, manifest))
     return entries
+
+
+def copies_of(manifest: Mapping[str, Any], count: int) -> list[dict[str, Any]]:
+    """``count`` copies of a manifest document: module_name ``<m>_<i>``, name ``<name> <i>`` (i from 1, zero-padded)."""
+    width = len(str(count))
+    return [{**manifest, "module_name": f"{manifest.get('module_name')}_{i:0{width}d}", "name": f"{manifest.get('name')} {i}"}
+            for i in range(1, count + 1)]
 
 
 def _check_plugins(doc: YamlDocument, fixtures: Mapping[str, Any], check_schema: bool) -> list[Problem]:
@@ -266,6 +280,7 @@ def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Sc
         environment=load.environment,
         overrides=load.overrides,
         behaviour=load.behaviour,
+        split_writes=bool(raw.get("split_writes", False)),
         steps=tuple(_step(i, step, doc, context) for i, step in enumerate(raw["steps"])),
         tools=tuple(Tool.from_json(tool) for tool in raw.get("tools", ())),
         requires={option: tuple(values) for option, values in raw.get("requires", {}).items()},

@@ -13,6 +13,7 @@ from dataclasses import replace
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, CallObservation, Event, Observation, RunObservation, StartRun
 from reference_impl.model import HostConfig, Manifest, OutcomeKind, PluginState
+from reference_impl.render import render_reply
 
 
 class ReactivateLastRun(Engine):
@@ -30,12 +31,18 @@ class ReactivateLastRun(Engine):
         self._shown_active = {}
 
     def apply(self, event: Event) -> Observation:
-        """Answer already_active for a plugin shown active in this run; else as the reference."""
-        if isinstance(event, Activate) and event.module_name in self._shown_active.get(event.conversation, set()):
-            return CallObservation(outcome=OutcomeKind.ALREADY_ACTIVE, module_name=event.module_name,
-                                   rounds=self._state.counters_of(event.conversation).get(event.module_name, 0),
-                                   ends_step=True)
+        """Answer already_active, storing nothing, where the reference re-activates a plugin shown active
+        in this run (its last visible run); else as the reference."""
+        before = self._state
         observation = super().apply(event)
+        if (isinstance(event, Activate) and isinstance(observation, CallObservation)
+                and observation.outcome is OutcomeKind.ACTIVATED
+                and event.module_name in self._shown_active.get(event.conversation, set())):
+            self._state = before
+            reply = CallObservation(outcome=OutcomeKind.ALREADY_ACTIVE, module_name=event.module_name,
+                                    rounds=before.counters_of(event.conversation).get(event.module_name, 0),
+                                    ends_step=True)
+            return replace(reply, text=render_reply(self._catalogue.manifests, event, reply))
         if isinstance(event, StartRun) and isinstance(observation, RunObservation):
             self._shown_active[event.conversation] = {
                 v.module_name for v in observation.plugins if v.state is PluginState.ACTIVE}

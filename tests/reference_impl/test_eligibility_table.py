@@ -20,12 +20,15 @@ STRATEGIES = tuple(Strategy)
 def expected_eligibility(allow_sleep: bool | None, brief: str, strategy: Strategy) -> tuple[bool, str]:
     """design.md's precedence list, written out independently of spec/semantics.yaml."""
     has_brief = bool(brief.strip())
+    blank = bool(brief) and not has_brief  # white space only: no brief (ACT-ELIG-6)
     if allow_sleep is False:
         return False, "ACT-ELIG-1"
     if strategy == "forbid_sleep":
         return False, "ACT-ELIG-2"
     if strategy == "allow_sleep":
-        return has_brief, "ACT-ELIG-3"
+        return has_brief, "ACT-ELIG-6" if blank else "ACT-ELIG-3"
+    if allow_sleep is True and blank:
+        return False, "ACT-ELIG-6"
     return (allow_sleep is True and has_brief), "ACT-ELIG-4"
 
 

@@ -35,10 +35,14 @@ def test_every_rule_names_a_requirement_that_exists(semantics, requirement_ids):
 
 
 def test_the_eligibility_rows_cite_the_scheduler_rule_then_the_four_precedence_rules_in_order(semantics):
-    """Covers: ACT-ELIG-8 first (the scheduler never sleeps), then ACT-ELIG-1..4, highest first."""
+    """Covers: ACT-ELIG-8 first (the scheduler never sleeps), then ACT-ELIG-1..4, highest first;
+    ACT-ELIG-6 decides a blank brief inside the rules of ACT-ELIG-3 and ACT-ELIG-4."""
     cited = [rule.requirement for rule in semantics.eligibility]
     assert cited[0] == "ACT-ELIG-8" and semantics.eligibility[0].when == {"scheduler": True}
-    assert cited[1:] == sorted(cited[1:]) and set(cited[1:]) == {"ACT-ELIG-1", "ACT-ELIG-2", "ACT-ELIG-3", "ACT-ELIG-4"}
+    precedence = [c for c in cited[1:] if c != "ACT-ELIG-6"]
+    assert precedence == sorted(precedence) and set(precedence) == {"ACT-ELIG-1", "ACT-ELIG-2", "ACT-ELIG-3", "ACT-ELIG-4"}
+    assert [r.when for r in semantics.eligibility if r.requirement == "ACT-ELIG-6"] == [
+        {"strategy": "allow_sleep", "brief": "blank"}, {"allow_sleep": True, "brief": "blank"}]
 
 
 def test_every_table_ends_with_a_catch_all_and_covers_every_combination(semantics):
@@ -46,7 +50,7 @@ def test_every_table_ends_with_a_catch_all_and_covers_every_combination(semantic
     assert all(table[-1].when == {} for table in tables)
     for scheduler, allow, strategy, brief in itertools.product((True, False), (True, False, None),
                                                                ("auto", "allow_sleep", "forbid_sleep"),
-                                                               ("present", "blank")):
+                                                               ("present", "blank", "empty")):
         first_match(semantics.eligibility,
                     {"scheduler": scheduler, "allow_sleep": allow, "strategy": strategy, "brief": brief})
 

@@ -190,3 +190,31 @@ def test_a_config_that_lost_a_nested_key_blames_the_deep_merge():
 def test_a_field_the_table_does_not_list_blames_the_actions_fallback():
     odd = Mismatch(field="observation", pointer="", expected="an observation object", actual=None)
     assert blame([odd], StepFacts(action="extend")) == load_table().fallback("extend")
+
+
+def test_a_blank_brief_blames_act_elig_6_and_a_brief_some_trim_would_change_adds_it():
+    """Issue 30: a blank-brief failure blames ACT-ELIG-6 (its rows in the eligibility table), and a
+    brief present only because U+FEFF is not White_Space blames ACT-ELIG-6 beside the deciding row."""
+    blank = replace(_WEATHER, module_name="blank", sleep_brief="\u3000\x85")
+    marked = replace(_WEATHER, module_name="marked", sleep_brief="\ufeff")
+    facts = _facts(plugins={"blank": blank, "marked": marked}, host=HostConfig(enabled=("blank", "marked")))
+    assert blame([_state("blank", "always_awake", "sleeping")], facts) == ("ACT-ELIG-6",)
+    assert blame([_state("marked", "sleeping", "always_awake")], facts) == ("ACT-ELIG-4", "ACT-ELIG-6")
+    assert blame([_state("weather", "sleeping", "always_awake")], _facts()) == ("ACT-ELIG-4",)
+
+
+def test_a_skipped_event_that_differs_only_in_its_cause_blames_the_cause_rule():
+    differs = Mismatch(field="events", pointer="/events/3", expected={"event": "skipped", "module_name": "d", "cause": "b"},
+                       actual={"event": "skipped", "module_name": "d", "cause": "a"})
+    assert blame([differs], StepFacts(action="host_start")) == ("HOST-LIFE-5",)
+    other = replace(differs, actual={"event": "set_up", "module_name": "d", "cause": None})
+    assert blame([other], StepFacts(action="host_start")) == ("HOST-LIFE-3",)
+
+
+def test_a_counter_lost_after_a_run_with_the_scheduler_off_and_the_counter_stale_blames_act_sched_2(suite):
+    (scenario,) = [s for s in suite if s.id == "sched-off-runs-drop-no-stale-counter"]
+    last = scenario.steps[-1]
+    assert "stale_while_off" in step_facts(scenario, last).history
+    assert "stale_while_off" not in step_facts(scenario, scenario.steps[5]).history  # the run that found it stale
+    lost = _state("weather", "active", "sleeping")
+    assert blame([lost], step_facts(scenario, last)) == ("ACT-SCHED-2",)

@@ -33,9 +33,6 @@ OVER_BLAMED = {
                                   "restarts, admin changes and the scheduler switch: scenarios about activate, "
                                   "extend and those (ACT-ACTIVATE-7, ACT-EXTEND-3/5, ACT-ARG-1, ACT-COUNT-5..7, "
                                   "ACT-ADMIN-3, ACT-SCHED-3) fail on it too",
-    "broken_reactivate_last_run": "answering from the current run's view also answers a disabled plugin "
-                                  "(ACT-ACTIVATE-1, ACT-ADMIN-3) and a switched-off scheduler (ACT-SCHED-2), "
-                                  "and its shortcut reply has no text (TXT-REPLY-2)",
 }
 
 

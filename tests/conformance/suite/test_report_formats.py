@@ -190,3 +190,22 @@ def test_every_failure_kind_is_explained_in_the_testing_guide_in_both_languages(
     for page in ("testing.md", "testing.zh.md"):
         text = (guides / page).read_text(encoding="utf-8")
         assert [k.value for k in FailureKind if f"`{k.value}`" not in text] == [], page
+
+
+def test_the_sent_request_is_shown_in_full_so_a_config_schema_at_fault_is_seen():
+    from dataclasses import replace as replaced
+
+    from conformance.suite.results import StepFailure
+
+    schema = {"type": "object", "properties": {f"key_{i}": {"type": "integer"} for i in range(40)}}
+    event = {"cmd": "host-load", "plugins": [{"module_name": "weather", "config": {"schema": schema}}]}
+    failed = replaced(mixed_result_stub(), failure=StepFailure(index=0, action="host_load", note="", event=event,
+                                                                          mismatches=(), breaks=()))
+    sent = next(line for line in failure_text(failed).splitlines() if line.startswith("sent"))
+    assert '"key_39": {"type": "integer"}' in sent and len(sent) > 1000
+
+
+def mixed_result_stub():
+    from conformance.suite.results import ScenarioResult
+
+    return ScenarioResult(id="s", title="t", path="", profiles=("host",), requirements=(), outcome=Outcome.FAILED)

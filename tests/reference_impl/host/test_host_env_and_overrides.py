@@ -40,6 +40,8 @@ def _config(result: HostPlan, name: str = "weather") -> Any:
     ("", ""),
     ("NaN", "NaN"),
     ("Infinity", "Infinity"),
+    ("-Infinity", "-Infinity"),
+    (" metric ", " metric "),
     ("{not json", "{not json"),
     ("[" * 100_000, "[" * 100_000),
 ])
@@ -184,3 +186,19 @@ def test_each_plugin_gets_only_its_own_namespace() -> None:
     assert _config(result, "weather") == {"units": "metric", "api": {"timeout_s": 10, "retries": 2}}
     assert _config(result, "note") == {"secret": 2}
     assert "secret" not in result.configs["weather"].value
+
+
+def test_only_names_starting_with_pas_exactly_are_read_in_code_point_order_of_their_names() -> None:
+    """HOST-CFG-5: the prefix is upper case; the order is the names', not the environment's."""
+    from reference_impl.host_config import pas_variables
+
+    environment = {"PAS__W__b": "1", "pas__w__x": "2", "PAS__W__A": "3", "Pas__W__y": "4", "PAS__W__B": "5"}
+    assert pas_variables(environment) == ["PAS__W__A", "PAS__W__B", "PAS__W__b"]
+
+
+def test_an_override_is_split_at_its_first_equals_sign() -> None:
+    """HOST-CFG-7."""
+    from reference_impl.host_config import split_override
+
+    assert split_override("weather.url=https://x/?a=b") == ("weather.url", "=", "https://x/?a=b")
+    assert split_override("weather.units") == ("weather.units", "", "")

@@ -97,7 +97,7 @@ def test_simulated_setup_skips_exactly_the_transitive_dependents_of_failures_nam
     order, dep_lists, failing = graph
     deps = {f"n{i}": tuple(d) for i, d in enumerate(dep_lists)}
     ordered = setup_order(order, deps)
-    outcomes = run_setup(ordered, deps, failing)
+    outcomes = run_setup(ordered, deps, failing, order)
     assert [o.module_name for o in outcomes] == list(ordered)
 
     reached: set[str] = set()
@@ -114,6 +114,9 @@ def test_simulated_setup_skips_exactly_the_transitive_dependents_of_failures_nam
         if outcome.cause:
             assert outcome.cause in failing
             assert outcome.cause in _needs(outcome.module_name, deps)
+            # HOST-LIFE-5: the earliest loaded of the failed plugins it needs
+            failed_needed = [n for n in _needs(outcome.module_name, deps) if n in failing and n not in reached]
+            assert outcome.cause == min(failed_needed, key=order.index)
 
 
 def _needs(name: str, deps) -> set[str]:

@@ -84,9 +84,19 @@ def test_orders_and_config_are_compared_exactly() -> None:
 
 def test_provenance_is_checked_only_when_the_host_reports_it() -> None:
     expectation = HostExpectation(provenance={"/a": "file", "/b/c": "environment"})
-    assert pointers(expectation, observed(config={})) == []
+    config = {"a": 1, "b": {"c": 2}}
+    assert pointers(expectation, observed(config=config)) == []
     reported = {"/a": {"layer": "file"}, "/b/c": {"layer": "defaults", "origin": None}}
-    assert pointers(expectation, observed(config={}, provenance=reported)) == ["/provenance/~1b~1c/layer"]
+    assert pointers(expectation, observed(config=config, provenance=reported)) == ["/provenance/~1b~1c/layer"]
+
+
+def test_provenance_for_a_value_the_config_does_not_hold_is_a_stale_entry_HOST_CFG_8() -> None:
+    expectation = HostExpectation(provenance={"/api": "command_line"})
+    reported = {"/api": {"layer": "command_line"}, "/api/timeout_s": {"layer": "file"}, "/list/1": {"layer": "file"},
+                "/list/0": {"layer": "file"}, "/a~1b": {"layer": "defaults"}}
+    config = {"api": 3, "list": ["x"], "a/b": True}
+    assert pointers(expectation, observed(config=config, provenance=reported)) == [
+        "/provenance/~1api~1timeout_s (stale)", "/provenance/~1list~11 (stale)"]
 
 
 def test_a_host_step_without_expectations_accepts_any_observation_and_text_is_never_checked() -> None:
