@@ -87,7 +87,12 @@ OVERRIDE_COUNTS: Final = (0, 0, 1, 1, 2, 3)
 OVERRIDE_KEYS: Final = ("units", "api.timeout_s", "api", "url", "Units", "api.retries", "tags")
 #: (how the module is named, key) of an override: exactly, in another case, unknown, or malformed.
 OVERRIDE_SHAPES: Final = ("exact",) * 6 + ("upper", "ghost", "no_key", "empty_key", "no_equals")
-FAILS: Final = (False,) * 5 + (True,)
+#: Whether a case is tidy: every plugin enabled, no ghost, no unknown or self dependency, no schema.
+TIDY: Final = (False, False, True)
+#: Whether the last plugin of a case depends on all the others (and the first on the one before the last).
+FAN_IN: Final = (False, False, True)
+#: How often a load's plugins fail their setup: one in six, or one in two.
+FAILURE_RATES: Final = (((False,) * 5 + (True,)),) * 2 + ((False, True),)
 RAISES: Final = (False,) * 3 + (True,)
 CONVERSATIONS: Final = ("", "", "c1", "c2")
 #: The commands after the first load, dispatches and reads most often; a load again now and then (a load
@@ -107,27 +112,45 @@ def _pick_some(choose: Choose, pool: Sequence[str], count: int) -> tuple[str, ..
     return tuple(picked)
 
 
-def build_plugins(choose: Choose) -> tuple[Manifest, ...]:
-    """One to five plugins of one name set, with dependencies, hooks, config defaults and schemas."""
-    names = choose(NAME_SETS)
-    names = names[: choose(range(1, len(names) + 1))]
+def build_plugins(choose: Choose, *, tidy: bool = False) -> tuple[Manifest, ...]:
+    """One to five plugins of one name set, with dependencies, hooks, config defaults and schemas.
+
+    ``tidy``: no dependency on a plugin nobody installed or on itself, no schema (so that most
+    of them get as far as their setup, and the lifecycle beyond it is reached).
+
+    In a fan-in case (:data:`FAN_IN`) the last plugin depends on every other one, and the first
+    on the one before the last: one plugin waits for several, one of which is set up later than
+    its place in the load order (when several of them fail, a skip's cause is the earliest
+    loaded, not the earliest set up: HOST-LIFE-5).
+    """
+    names, fan_in = choose(NAME_SETS), choose(FAN_IN)
+    names = names if fan_in else names[: choose(range(1, len(names) + 1))]  # a fan-in: the whole set
     plugins = []
     for name in names:
         others = tuple(n for n in names if n != name)
-        dependencies = _pick_some(choose, (*others * 3, UNKNOWN, name), choose(DEPENDENCY_COUNTS))
+        if fan_in and name == names[-1]:
+            dependencies = others
+        elif fan_in and len(names) > 2 and name == names[0]:
+            dependencies = (names[-2],)
+        else:
+            pool = others if tidy else (*others * 3, UNKNOWN, name)
+            dependencies = _pick_some(choose, pool, choose(DEPENDENCY_COUNTS))
         plugins.append(Manifest(name=name.replace("_", " ").title(), module_name=name, version="1.0.0",
                                 description=f"The {name} test plugin.", builtin=choose(BUILTIN),
                                 dependencies=dependencies, hooks=choose(HOOK_SETS), config_defaults=choose(DEFAULTS),
-                                config_schema=choose(SCHEMAS)))
+                                config_schema=None if tidy else choose(SCHEMAS)))
     return tuple(plugins)
 
 
-def build_host(choose: Choose, plugins: tuple[Manifest, ...]) -> HostConfig:
-    """The plugins enabled in a random order (some left out, some disabled), file-layer config, now and then a ghost."""
+def build_host(choose: Choose, plugins: tuple[Manifest, ...], *, tidy: bool = False) -> HostConfig:
+    """The plugins enabled in a random order (some left out, some disabled), file-layer config, now and then a ghost.
+
+    ``tidy``: every plugin enabled, none disabled, no ghost.
+    """
     others = [m.module_name for m in plugins if not m.builtin]
     enabled, disabled, config = [], set(), {}
     for name in _pick_some(choose, others, len(others)):
-        left_out, off = choose(PLACEMENTS)
+        left_out, off = (False, False) if tidy else choose(PLACEMENTS)
         if not left_out:
             enabled.append(name)
         if off:
@@ -136,9 +159,9 @@ def build_host(choose: Choose, plugins: tuple[Manifest, ...]) -> HostConfig:
         value = choose(FILE_VALUES)
         if value is not None:
             config[plugin.module_name] = value
-    if choose(GHOSTS):
+    if choose(GHOSTS) and not tidy:
         enabled.append(UNKNOWN)
-    if choose(GHOSTS):
+    if choose(GHOSTS) and not tidy:
         config[UNKNOWN] = {"x": 1}
     return HostConfig(enabled=tuple(enabled), disabled=frozenset(disabled), config=config)
 
@@ -169,7 +192,8 @@ def build_load(choose: Choose, plugins: tuple[Manifest, ...], host: HostConfig) 
     names = [m.module_name for m in plugins]
     environment = {_variable(choose, names): choose(VALUES) for _ in range(choose(ENV_COUNTS))}
     overrides = tuple(_override(choose, names, choose(VALUES)) for _ in range(choose(OVERRIDE_COUNTS)))
-    fails = frozenset(n for n in names if choose(FAILS))
+    rate = choose(FAILURE_RATES)
+    fails = frozenset(n for n in names if choose(rate))
     raises = {m.module_name: frozenset(h for h in m.hooks if choose(RAISES)) for m in plugins}
     behaviour = Behaviour(setup_fails=fails, hook_raises={m: h for m, h in raises.items() if h})
     return Load(plugins=plugins, host=host, environment=environment, overrides=overrides, behaviour=behaviour)
@@ -195,9 +219,14 @@ def build_command(choose: Choose, plugins: tuple[Manifest, ...], host: HostConfi
 
 
 def build_host_case(choose: Choose, steps: int) -> HostCase:
-    """A whole case: plugins, a host config, a load of them and ``steps`` - 1 more commands."""
-    plugins = build_plugins(choose)
-    host = build_host(choose, plugins)
+    """A whole case: plugins, a host config, a load of them and ``steps`` - 1 more commands.
+
+    One case in three is tidy (:data:`TIDY`): its plugins are all there and valid unless a load
+    says otherwise, so that starts, failures, skips, hooks and reloads have plugins to work on.
+    """
+    tidy = choose(TIDY)
+    plugins = build_plugins(choose, tidy=tidy)
+    host = build_host(choose, plugins, tidy=tidy)
     events: list[HostCommand] = [build_load(choose, plugins, host)]
     events += [build_command(choose, plugins, host) for _ in range(steps - 1)]
     return HostCase(plugins=plugins, host=host, events=tuple(events))

@@ -8,7 +8,7 @@ import functools
 import itertools
 
 import pytest
-from fuzz_support import fake_adapter, load
+from fuzz_support import FAKES, fake_adapter, load
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.cli.main import main
@@ -27,8 +27,8 @@ from reference_impl.host_commands import Dispatch, Load, OpenConversation, ReadC
 from reference_impl.host_config import ENV_PREFIX
 from reference_impl.model import HostConfig
 
-HOST_FAKES = ("host_broken_hook_stops", "host_broken_setup_before_dependency", "host_broken_shallow_merge",
-              "host_broken_teardown_in_load_order")
+#: Every broken host of tests/fakes: the classic ones and the single-bug ones of the host rules.
+HOST_FAKES = tuple(sorted(p.stem for p in (*FAKES.glob("host_broken_*.py"), *FAKES.glob("single_host_*.py"))))
 
 
 @functools.cache
@@ -146,6 +146,7 @@ def test_the_simpler_variants_keep_the_first_load_and_the_last_command():
 def test_each_broken_host_is_found_and_shrunk_into_a_host_scenario_that_fails_on_it_only(name, tmp_path):
     result = fuzz(fake_adapter(name), FuzzOptions(max_examples=2000, seed=0, profiles=("host",)))
     finding = result.finding
+    assert len(HOST_FAKES) >= 14
     assert finding is not None and finding.reproducible and not finding.before, name
     assert isinstance(finding.case, HostCase) and len(finding.case.events) <= 6
     doc = host_scenario_document(finding.case, finding.disagreement,
