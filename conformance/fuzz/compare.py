@@ -261,6 +261,13 @@ def walk(adapter: Adapter, events: Sequence[Any], observe: Callable[[Any], Mappi
                 found = Disagreement(verdict=Verdict.FAILED, index=index, event=event, expected=expected,
                                      actual=actual, mismatches=tuple(mismatches))
                 return Comparison(disagreement=found, steps=index + 1)
+        try:
+            next(answers, None)  # a failure that came only with requests written ahead is raised at the end
+        except ImplementationFailed as error:
+            reset_quietly(adapter)
+            last = len(events) - 1
+            return Comparison(disagreement=errored(last if last >= 0 else None, events[-1] if events else None, error),
+                              steps=len(events))
     finally:
         answers.close()  # stopped at a disagreement: the answers already asked for are dropped
     return Comparison(disagreement=None, steps=len(events))

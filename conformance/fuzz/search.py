@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
-from conformance.adapters.implementation import Adapter
+from conformance.adapters.implementation import Adapter, FailureKind
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Comparison, Disagreement, Reference, Verdict, compare_case
 from conformance.fuzz.disclosure_case import DisclosureCase
@@ -49,6 +49,10 @@ _DISCLOSURE_STREAM = 0x5EED_D15C  # the disclosure cases' seed is the run's seed
 _HOST_STREAM = 0x5EED_0057  # and the host cases' with these
 
 ProgressCallback = Callable[..., None]  # (examples, steps, *, shrinking) -> None
+#: The profiles whose events the search generates (text rides on activation cases): with none of them, nothing to fuzz.
+FUZZED_PROFILES = frozenset({Profile.ACTIVATION, Profile.TEXT, Profile.DISCLOSURE, Profile.HOST})
+#: How often the shrunk case is replayed: a finding that does not disagree every time is reported as flaky.
+REPLAYS = 8
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,10 +79,11 @@ class FuzzOptions:
 class Finding:
     """A shrunk disagreeing case, cut after its differing step, and how it disagrees.
 
-    ``reproducible`` is False when replaying the case no longer disagreed (a flaky
-    implementation); the case is then the one first seen, unshrunk. ``before`` holds the cases
-    that must run first, from a fresh implementation, for ``case`` to disagree (state kept
-    from one case to the next, :mod:`conformance.fuzz.sequence`); empty when it disagrees alone.
+    The shrunk case is replayed ``replays`` times; ``disagreed`` says in how many it disagreed the
+    same way. ``reproducible`` is False unless it did every time (a flaky implementation); when it
+    never did, the case is the one first seen, unshrunk. ``before`` holds the cases that must run
+    first, from a fresh implementation, for ``case`` to disagree (state kept from one case to the
+    next, :mod:`conformance.fuzz.sequence`); empty when it disagrees alone.
     """
 
     case: AnyCase
@@ -86,13 +91,21 @@ class Finding:
     original_steps: int
     reproducible: bool = True
     before: tuple[AnyCase, ...] = ()
+    replays: int = 1
+    disagreed: int = 1
+
+    @property
+    def flaky(self) -> bool:
+        """True when some replays disagreed and some did not."""
+        return 0 < self.disagreed < self.replays
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FuzzResult:
     """A whole fuzz run: who was tested, what was searched, and the finding if any.
 
-    ``hello_error`` is set when the implementation failed before any case could run.
+    ``hello_error`` is set when the implementation failed before any case could run;
+    ``nothing_to_test`` says why no case ran when it claims none of :data:`FUZZED_PROFILES`.
     """
 
     info: ImplementationInfo | None
@@ -103,6 +116,7 @@ class FuzzResult:
     duration: float = 0.0
     finding: Finding | None = None
     hello_error: ErrorDetail | None = None
+    nothing_to_test: str | None = None
     interrupted: bool = False
 
     @property
@@ -208,7 +222,7 @@ class _Search:
         return Finding(case=case, disagreement=found, original_steps=self.original_steps)
 
     def finish(self) -> Finding | None:
-        """Shrink the disagreeing case greedily and replay the result once more."""
+        """Shrink the disagreeing case greedily and replay the result :data:`REPLAYS` times (twice for a hang)."""
         if self.best is None:
             return None
         original, found = self.best
@@ -223,12 +237,17 @@ class _Search:
                                before=across.before)
             case = minimise(case, lambda c: found.same_kind(self.compare(c)), max_tries=60 if errored else 2000,
                             deadline=deadline, variants=variants)
-        final = self.compare(case)
-        if final is None or not found.same_kind(final):
-            return Finding(case=original, disagreement=found, original_steps=self.original_steps, reproducible=False)
+        replays = 2 if found.kind is FailureKind.TIMEOUT else REPLAYS  # each replay of a hang costs a timeout
+        same = [d for d in (self.compare(case) for _ in range(replays)) if found.same_kind(d)]
+        if not same:
+            return Finding(case=original, disagreement=found, original_steps=self.original_steps, reproducible=False,
+                           replays=replays, disagreed=0)
+        final = same[0]
+        assert final is not None  # same_kind is false for None
         if final.index is not None:
             case = case.truncated(final.index)
-        return Finding(case=case, disagreement=final, original_steps=self.original_steps)
+        return Finding(case=case, disagreement=final, original_steps=self.original_steps,
+                       reproducible=len(same) == replays, replays=replays, disagreed=len(same))
 
 
 def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,
@@ -245,6 +264,11 @@ def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,
         return FuzzResult(info=None, seed=seed, text=False, hello_error=hello_error,
                           duration=time.monotonic() - started)
     in_play = effective_profiles(info, options.profiles)
+    if FUZZED_PROFILES.isdisjoint(in_play):  # the cases are activation, text, disclosure and host events
+        claimed = ", ".join(info.profiles) if info is not None and info.profiles else "no profile"
+        return FuzzResult(info=info, seed=seed, text=False, duration=time.monotonic() - started,
+                          nothing_to_test=f"it claims {claimed}; pas fuzz compares the activation, text, disclosure "
+                                          "and host profiles: nothing to fuzz")
     text = Profile.TEXT in in_play
     declared = info.disclosure_options if info is not None and Profile.DISCLOSURE in in_play else None
     search = _Search(adapter, options, text=text, seed=seed, on_progress=on_progress,

@@ -19,8 +19,8 @@ from conformance.report.text import error_text, failure_text, headline
 from conformance.suite.results import Outcome, RequirementStatus, RunResult, ScenarioResult
 
 _PROFILE_ORDER = ("disclosure", "host", "text", "activation")
-# XML 1.0 cannot hold most control characters; an implementation's garbage may contain them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# XML 1.0 cannot hold most control characters, nor lone surrogates; an implementation's garbage may contain them.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:

@@ -35,23 +35,28 @@ class Outcome(enum.StrEnum):
 #: implementation must not be able to grow the report, or the runner's memory, without bound.
 MAX_KEPT_CHARS = 64 * 1024
 MAX_KEPT_ITEMS = 1000
+MAX_KEPT_DEPTH = 64
 
 
-def bounded(value: Any, *, limit: int = MAX_KEPT_CHARS, items: int = MAX_KEPT_ITEMS) -> Any:
-    """``value`` with every string cut to ``limit`` characters and every list or mapping to ``items``
-    entries; each cut says how large the original was. Other values are returned as they are.
+def bounded(value: Any, *, limit: int = MAX_KEPT_CHARS, items: int = MAX_KEPT_ITEMS, depth: int = MAX_KEPT_DEPTH) -> Any:
+    """``value`` with every string cut to ``limit`` characters, every list or mapping to ``items``
+    entries and what is nested deeper than ``depth`` levels to a note; each cut says how large the
+    original was. Other values are returned as they are.
     """
     if isinstance(value, str):
         if len(value) <= limit:
             return value
         return f"{value[:limit]}... [cut: {len(value)} characters in all, the first {limit} kept]"
+    if isinstance(value, (Mapping, list, tuple)) and depth <= 0:
+        return f"[cut: nested deeper than {MAX_KEPT_DEPTH} levels]"
     if isinstance(value, Mapping):
-        kept = {str(k)[:limit]: bounded(v, limit=limit, items=items) for k, v in list(value.items())[:items]}
+        kept = {str(k)[:limit]: bounded(v, limit=limit, items=items, depth=depth - 1)
+                for k, v in list(value.items())[:items]}
         if len(value) > items:
             kept["..."] = f"[cut: {len(value)} entries in all, the first {items} kept]"
         return kept
     if isinstance(value, (list, tuple)):
-        kept_items = [bounded(v, limit=limit, items=items) for v in value[:items]]
+        kept_items = [bounded(v, limit=limit, items=items, depth=depth - 1) for v in value[:items]]
         if len(value) > items:
             kept_items.append(f"[cut: {len(value)} items in all, the first {items} kept]")
         return kept_items
@@ -257,6 +262,7 @@ class StopKind(enum.StrEnum):
     TIME = "time"  # --max-time reached
     FAIL_FAST = "fail-fast"  # -x: the first failure or error
     START_FAILURES = "start-failures"  # the implementation failed to start or say hello N times in a row
+    REPEATED = "repeated"  # N scenarios in a row hung or crashed the same way
     NOTHING_TO_TEST = "nothing-to-test"  # no selected profile is claimed by the implementation
 
 

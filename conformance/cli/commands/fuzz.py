@@ -29,8 +29,9 @@ the next) is written with them: as one scenario when it can be one, else as a fo
 fuzz-seq-<hash>/ of scenarios to run in name order.
 
 exit status: 0 nothing found, 1 found (the file's path and the first differing step are
-printed), 2 usage error, 128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM,
-129 SIGHUP; what was found so far is still written)"""
+printed), 2 usage error or nothing to fuzz (none of activation, text, disclosure and host claimed),
+128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM, 129 SIGHUP; what was found so far is
+still written)"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -20,9 +20,10 @@ implementations (--impl):
 
 limits: --max-time stops the run after SECONDS (the scenarios not run are reported as skipped,
 with the reason); -x stops at the first failure or error; after --max-start-failures
-consecutive failures to start or greet the implementation the run stops with one message.
+consecutive failures to start or greet the implementation, and after --max-repeats consecutive
+scenarios that hung or crashed the same way, the run stops with one message.
 On SIGINT, SIGTERM or SIGHUP the report of the scenarios run so far is written (marked
-interrupted), the implementation is stopped, and the exit status names the signal.
+interrupted), then the implementation is stopped, and the exit status names the signal.
 Progress (scenarios done, failures, time left) is drawn on standard error when it is a
 terminal, unless --quiet.
 
@@ -48,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", dest="keyword", metavar="PATTERN",
                         help="only scenarios whose id or title contains PATTERN (not, and, or, parentheses work)")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text",
-                        help="report format (default: text; json is written as each scenario finishes)")
+                        help="report format (default: text; json is written as each scenario finishes, to a file "
+                             "into .FILE.PID.*.partial beside it, renamed to FILE at the end)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--expected-failures", metavar="FILE", help="YAML mapping of scenario id to the reason it fails")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
@@ -59,6 +61,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="stop the whole run after SECONDS; the rest is reported as not run (default: no limit)")
     parser.add_argument("--max-start-failures", type=positive(int), default=3, metavar="N",
                         help="stop after N consecutive failures to start or greet the implementation (default: 3)")
+    parser.add_argument("--max-repeats", type=positive(int), default=3, metavar="N",
+                        help="stop after N scenarios in a row hang or crash the same way (default: 3)")
     parser.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure or error")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
@@ -149,7 +153,8 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
     color = args.output is None and args.format == "text" and use_color("auto", sys.stdout)
     sink = ReportSink(args.format, args.output, color=color)
     progress = RunProgress(sys.stderr, total=len(selected), max_time=args.max_time, enabled=False if args.quiet else None)
-    limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures)
+    limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures,
+                       max_repeats=args.max_repeats)
     if not sink.open():
         close_adapter(adapter, "run")
         return ExitCode.USAGE
@@ -161,11 +166,17 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
     try:
         result = run_suite(adapter, selected, expected=expected, profiles=args.profile, on_result=on_result,
                            limits=limits, stop=signal_stop(guard.signum) if guard.signum is not None else None)
-    finally:  # a signal here raises once at most (later ones are ignored): retrying finishes the job
+    except BaseException:
+        close_adapter(adapter, "run", quick=True)
+        raise
+    # The report before the goodbye: closing may wait a timeout for it, and after a signal a supervisor's
+    # SIGKILL may come first. A signal while the report is written is acted on once it is whole.
+    with guard.deferred():
         finish(progress.close)
-        close_adapter(adapter, "run")
-    code = run_exit_code(result, signum=guard.signum)
-    written = sink.finish(result, exit_code=code)
+        code = run_exit_code(result, signum=guard.signum)
+        written = sink.finish(result, exit_code=code)
+    close_adapter(adapter, "run", quick=guard.signum is not None)
     if result.stop is not None:
         print(f"pas run: {result.stop.message}", file=sys.stderr)
+    code = run_exit_code(result, signum=guard.signum)
     return code if written else ExitCode.worst(code, ExitCode.USAGE)
