@@ -6,12 +6,12 @@ Every fake in tests/fakes that can be fuzzed is fuzzed once, with the same seed 
 the in-process ones through ``python:NAME:create``, the stdio ones as
 ``cmd:python tests/fakes/NAME.py``. A fake is *found* when the search reports a
 disagreement, an errored step or a failed hello, and *reported correctly* when that is the
-kind :data:`REPORTED` lists for it (a hostile fake's first fault the fuzzer meets). Two kinds
-are listed but not fuzzed: the host-profile fakes (``pas fuzz`` generates activation events
-only; the suite's host scenarios catch them) and ``broken_hangs``, which hangs in-process (no
+kind :data:`REPORTED` lists for it (a hostile fake's first fault the fuzzer meets). Every
+profile a fake claims is fuzzed (activation, disclosure and host cases take turns), the host
+fakes included. One is listed but not fuzzed: ``broken_hangs``, which hangs in-process (no
 timeout there) and has no stdio server. ``hostile_slow`` and ``hostile_setsid_clean_env``
 answer correctly (only slowly; leaving a daemon the runner kills): nothing to find; a fake
-that claims no activation profile must be reported as nothing to test. Prints a markdown
+that claims none of the fuzzed profiles must be reported as nothing to test. Prints a markdown
 table and the count as expected; a script, not a test.
 """
 
@@ -84,9 +84,7 @@ def targets() -> list[Target]:
     for path in sorted(FAKES.glob("*.py")):
         name, text = path.stem, path.read_text(encoding="utf-8")
         reported = frozenset(REPORTED.get(name, ()))
-        if name.startswith(("host_", "single_host_")):
-            found.append(Target(name, None, "not fuzzed: host profile"))
-        elif name == "broken_hangs":
+        if name == "broken_hangs":
             found.append(Target(name, None, "not fuzzed: hangs in-process, no stdio server"))
         elif "def create" not in text and not name.startswith("hostile_"):
             continue  # a helper module (tests/fakes/breaks.py, reference_loop.py), not an implementation
@@ -127,8 +125,9 @@ def _what(result: FuzzResult) -> str:
     found = finding.disagreement
     where = "start" if found.event is None else f"step {found.index} ({describe(found.event)})"
     detail = found.reason if found.verdict.value == "errored" else found.mismatches[0].where
+    after = f", after {len(finding.before)} earlier case{'s' if len(finding.before) > 1 else ''}" if finding.before else ""
     flaky = f", flaky: {finding.disagreed} of {finding.replays} replays" if finding.flaky else ""
-    return f"{found.verdict.value} at {where}: {detail} ({len(finding.case.events)} steps{flaky})"
+    return f"{found.verdict.value} at {where}: {detail} ({len(finding.case.events)} steps{after}{flaky})"
 
 
 def fuzz_one(target: Target, options: FuzzOptions, timeout: float) -> tuple[str, str, float]:
