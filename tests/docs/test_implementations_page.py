@@ -103,7 +103,7 @@ def test_each_implementation_says_which_spec_version_it_ran():
     data = collect([("a", "calls", "A")], (impl,), runner=lambda args: run)
     assert data["implementations"][0]["spec_version"] == "1.0"
     assert "Claims: `activation` · `x` 2 (go) · Spec version run: 1.0" in render(data)
-    with language(chinese()):
+    with language(chinese(spec_dir())):
         assert "所运行的规范版本: 1.0" in render(data) or "所运行的规范版本：1.0" in render(data)
     assert all(e["spec_version"] == "1.1" for e in DATA["implementations"]), "regenerate the data"
 
