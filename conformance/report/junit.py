@@ -54,8 +54,11 @@ def _suite(parent: ET.Element, name: str, results: Sequence[ScenarioResult], run
                           failures=str(count[Outcome.FAILED] + count[Outcome.STALE]), errors=str(count[Outcome.ERRORED]),
                           skipped=str(count[Outcome.SKIPPED] + count[Outcome.XFAILED]),
                           time=f"{sum(r.duration for r in results):.6f}")
-    if run.info is not None:
+    if run.spec_version or run.info is not None:
         properties = ET.SubElement(suite, "properties")
+    if run.spec_version:
+        ET.SubElement(properties, "property", name="spec_version", value=run.spec_version)
+    if run.info is not None:
         for key, value in run.info.to_json().items():
             text = ", ".join(value) if isinstance(value, list) else _options(value) if isinstance(value, dict) else str(value)
             ET.SubElement(properties, "property", name=f"implementation.{key}", value=_clean(text))

@@ -251,7 +251,8 @@ def render(run: RunResult, *, color: bool = False) -> str:
     """The whole human report."""
     info = run.info
     who = f"{info.name} {info.version} ({info.language})" if info else "the implementation (no hello)"
-    lines = [f"pas run: {who}; profiles {', '.join(run.profiles)}", ""]
+    spec = f"; spec {run.spec_version}" if run.spec_version else ""
+    lines = [f"pas run: {who}{spec}; profiles {', '.join(run.profiles)}", ""]
     shown = [r for r in run.results if r.outcome not in (Outcome.PASSED, Outcome.SKIPPED)]
     lines += _blocks(shown, color)
     lines += _skipped_lines((r for r in run.results if r.outcome is Outcome.SKIPPED), color, total=len(run.results))

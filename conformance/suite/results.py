@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,16 +223,17 @@ class Summary:
 
     @classmethod
     def of(cls, results: Iterable[ScenarioResult], requirements: Mapping[str, Requirement],
-           profiles: Iterable[str], declared: Options | None = None) -> Summary:
+           profiles: Iterable[str], declared: Options | None = None, *, later: Collection[str] = ()) -> Summary:
         """Summarise ``results``; ``requirements`` of the ``profiles`` in play are listed even when untested.
 
         ``declared`` is the implementation's disclosure declaration (None when the disclosure
-        profile is not in play): a SHOULD whose ``declined_by`` it meets is declined.
+        profile is not in play): a SHOULD whose ``declined_by`` it meets is declined. ``later``:
+        the requirements of spec versions after the one run, neither listed nor judged.
         """
         results = list(results)
-        tallies = _tally(results)
+        tallies = {r: counts for r, counts in _tally(results).items() if r not in later}
         wanted = set(profiles)
-        ids = [r for r, req in requirements.items() if req.profile in wanted]
+        ids = [r for r, req in requirements.items() if req.profile in wanted and r not in later]
         ids += sorted(set(tallies) - set(ids))
 
         def tally(rid: str) -> RequirementTally:
@@ -286,12 +287,14 @@ class RunResult:
     ``info`` is None when the implementation never said hello; ``interrupted`` when the run
     was stopped by a signal before every scenario ran; ``stop`` says why any early stop
     happened (the scenarios that did not run are skipped results whose reason says so).
+    ``spec_version`` is the spec version (major.minor) whose requirements the summary judges.
     """
 
     info: ImplementationInfo | None
     results: tuple[ScenarioResult, ...]
     summary: Summary
     profiles: tuple[str, ...] = ()
+    spec_version: str = ""
     interrupted: bool = False
     duration: float = 0.0
     stop: Stop | None = None
@@ -312,6 +315,7 @@ class RunResult:
             "type": "summary",
             "implementation": self.info.to_json() if self.info else None,
             "profiles": list(self.profiles),
+            "spec_version": self.spec_version,
             "total": len(self.results),
             **self.summary.to_json(),
             "interrupted": self.interrupted,

@@ -37,6 +37,7 @@ from conformance.suite.results import (
     bounded,
 )
 from conformance.suite.scenario import Scenario, Step
+from conformance.suite.spec_versions import resolve, within
 from reference_impl.disclosure_options import Options
 from reference_impl.model import ImplementationInfo, Profile
 
@@ -44,15 +45,17 @@ ALL_PROFILES = ("activation", "text", "host", "disclosure")
 
 
 def select_scenarios(scenarios: Iterable[Scenario], *, keyword: str | None = None,
-                     profiles: Collection[str] | None = None) -> list[Scenario]:
-    """The scenarios matching ``-k keyword`` (on id and title) that need only ``profiles``.
+                     profiles: Collection[str] | None = None, spec_version: str | None = None) -> list[Scenario]:
+    """The scenarios matching ``-k keyword`` (on id and title) that need only ``profiles`` and belong to
+    ``spec_version`` (introduced in it or before; a scenario naming no version belongs to every one).
 
     Raises BadKeyword for a malformed keyword expression.
     """
     matches = keyword_matcher(keyword) if keyword else None
     return [s for s in scenarios
             if (matches is None or matches(f"{s.id} {s.title}"))
-            and (profiles is None or set(s.profiles) <= set(profiles))]
+            and (profiles is None or set(s.profiles) <= set(profiles))
+            and (spec_version is None or within(s.introduced_in, spec_version))]
 
 
 def _base(scenario: Scenario, outcome: Outcome, **fields: Any) -> ScenarioResult:
@@ -341,7 +344,7 @@ class _Run:
 def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapping[str, str] | None = None,
               profiles: Collection[str] | None = None, requirements: Mapping[str, Requirement] | None = None,
               on_result: Callable[[ScenarioResult], None] | None = None, limits: RunLimits = RunLimits(),
-              stop: Stop | None = None) -> RunResult:
+              stop: Stop | None = None, spec_version: str | None = None) -> RunResult:
     """Say hello, run every scenario, apply the expected failures and summarise.
 
     ``profiles`` narrows what is tested (default: everything claimed); ``on_result`` sees each
@@ -349,9 +352,13 @@ def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapp
     a signal (KeyboardInterrupt), the limits and an implementation with nothing to test end
     the run early with ``stop`` set. A ``stop`` given (a signal that arrived while the suite
     loaded) ends it before the first scenario, every scenario reported as not run. The caller
-    closes the adapter. Raises UnusableImplementation, before any result, for a Python
-    implementation that cannot be driven at all (a missing method, a wrong signature).
+    closes the adapter. ``spec_version`` (default: the newest) is the version the summary judges:
+    only its requirements are listed and given verdicts (select its scenarios with
+    :func:`select_scenarios`). Raises UnusableImplementation, before any result, for a Python
+    implementation that cannot be driven at all (a missing method, a wrong signature), and
+    UnknownSpecVersion for a version no release file describes.
     """
+    version = resolve(spec_version)
     scenarios = list(scenarios)
     run = _Run(adapter, limits, expected or {}, profiles, on_result)
     run.stop = stop
@@ -369,8 +376,9 @@ def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapp
         from conformance.suite.coverage import load_requirements
 
         requirements = load_requirements()[0]
+    later = frozenset(r for r, req in requirements.items() if not within(req.introduced_in, version))
     summary_profiles = run.in_play or tuple(profiles or ("activation",))
-    return RunResult(info=run.info, results=tuple(run.results), profiles=summary_profiles,
+    return RunResult(info=run.info, results=tuple(run.results), profiles=summary_profiles, spec_version=version,
                      interrupted=run.stop is not None and run.stop.kind is StopKind.SIGNAL, stop=run.stop,
-                     summary=Summary.of(run.results, requirements, summary_profiles, run.declared),
+                     summary=Summary.of(run.results, requirements, summary_profiles, run.declared, later=later),
                      duration=time.monotonic() - run.started)

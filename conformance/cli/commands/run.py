@@ -46,6 +46,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
     parser.add_argument("--profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
                         help="test only these profiles (repeatable: activation, text, host, disclosure; default: all claimed)")
+    parser.add_argument("--spec-version", metavar="VERSION",
+                        help="run exactly the scenarios of this spec version (major.minor, e.g. 1.0) and judge only its "
+                             "requirements (default: the newest)")
     parser.add_argument("-k", dest="keyword", metavar="PATTERN",
                         help="only scenarios whose id or title contains PATTERN (not, and, or, parentheses work)")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text",
@@ -85,6 +88,8 @@ def _nothing_selected(args: argparse.Namespace, scenarios: list) -> str:
         causes.append(f"-k {args.keyword!r} matches none of the {len(scenarios)} scenarios")
     if args.profile and not select_scenarios(scenarios, profiles=args.profile):
         causes.append(f"--profile {' --profile '.join(args.profile)} leaves none of the {len(scenarios)} scenarios")
+    if args.spec_version and not select_scenarios(scenarios, spec_version=args.spec_version):
+        causes.append(f"--spec-version {args.spec_version} leaves none of the {len(scenarios)} scenarios")
     if not causes:
         causes.append(f"-k {args.keyword!r} and --profile {' --profile '.join(args.profile or ())} together "
                       f"leave none of the {len(scenarios)} scenarios")
@@ -113,17 +118,22 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(prepared, int):
             close_adapter(adapter, "run")
             return prepared
-        selected, expected = prepared
-        return _run_and_report(args, adapter, selected, expected, guard)
+        selected, expected, version = prepared
+        return _run_and_report(args, adapter, selected, expected, version, guard)
 
 
-def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
-    """The selected scenarios and the expected failures, or the usage exit code after saying why."""
+def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str], str] | int:
+    """The selected scenarios, the expected failures and the spec version, or the usage exit code after saying why."""
     from conformance.suite.expected_failures import load_expected_failures
     from conformance.suite.keywords import BadKeyword
     from conformance.suite.runner import select_scenarios
     from conformance.suite.scenario import load_suite
+    from conformance.suite.spec_versions import UnknownSpecVersion, resolve
 
+    try:
+        version = resolve(args.spec_version)
+    except UnknownSpecVersion as error:
+        return _usage([error])
     scenarios, problems = load_suite(args.scenario)
     if problems:
         return _usage(problems)
@@ -133,15 +143,16 @@ def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
         if problems:
             return _usage(problems)
     try:
-        selected = select_scenarios(scenarios, keyword=args.keyword, profiles=args.profile)
+        selected = select_scenarios(scenarios, keyword=args.keyword, profiles=args.profile, spec_version=version)
     except BadKeyword as error:
         return _usage([error])
     if not selected:
         return _usage([_nothing_selected(args, scenarios)])
-    return selected, expected
+    return selected, expected, version
 
 
-def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], guard) -> int:
+def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], version: str,
+                    guard) -> int:
     """Run under the caller's signal guard, stream the report, close the implementation on every path."""
     from conformance.cli.exit_status import run_exit_code
     from conformance.cli.signals import close_adapter, finish
@@ -165,7 +176,7 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
 
     try:
         result = run_suite(adapter, selected, expected=expected, profiles=args.profile, on_result=on_result,
-                           limits=limits, stop=signal_stop(guard.signum) if guard.signum is not None else None)
+                           limits=limits, spec_version=version, stop=signal_stop(guard.signum) if guard.signum is not None else None)
     except BaseException:
         close_adapter(adapter, "run", quick=True)
         raise
