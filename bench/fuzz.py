@@ -1,6 +1,6 @@
 """Fuzzing speed in steps per second: in-process against over stdio, side by side.
 
-    python bench/fuzz.py [--examples N] [--runs R] [--quick]
+    python bench/fuzz.py [--examples N] [--runs R] [--profile P ...] [--quick]
 
 A is ``pas fuzz --impl reference`` (the reference against itself, in-process); B is the same
 search with the implementation behind the stdio protocol
@@ -9,7 +9,9 @@ search with the implementation behind the stdio protocol
 (``serve-reference --pipeline-depth 1``). All use the same seed, so they generate the same
 cases and send the same steps; they run in turn, A B C A B C ..., so that a drift in the
 machine's speed hits all alike. A step is one event sent to the implementation (and to the
-reference beside it), generation included.
+reference beside it), generation included. The reference claims every profile, so activation,
+disclosure and host cases take turns; ``--profile`` narrows them as ``pas fuzz --profile`` does
+(``--profile activation --profile text --profile disclosure``: the cases of before host fuzzing).
 
 The fuzzer cannot go faster than the implementation it drives: *excluding the
 implementation* divides the steps by the run's time minus the time spent inside the
@@ -96,14 +98,14 @@ def _cpu(pid: int | None) -> float:
     return seconds
 
 
-def _measure(make_adapter, examples: int) -> tuple[float, float, float]:
+def _measure(make_adapter, examples: int, profiles: list[str] | None = None) -> tuple[float, float, float]:
     """Steps per second: of the whole search, per CPU second of both processes, excluding the implementation."""
     adapter = _Timed(make_adapter())
     try:
         adapter.hello()  # start-up (a process, for stdio) is not part of the steady rate
         pid = getattr(adapter.adapter, "pid", None)
         cpu = _cpu(pid)
-        result = fuzz(adapter, FuzzOptions(max_examples=examples, seed=SEED))
+        result = fuzz(adapter, FuzzOptions(max_examples=examples, seed=SEED, profiles=profiles))
         cpu = _cpu(pid) - cpu
     finally:
         adapter.close()
@@ -122,6 +124,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=300, help="cases per measurement (default: 300)")
     parser.add_argument("--runs", type=int, default=5, help="counted runs of each (default: 5)")
+    parser.add_argument("--profile", action="append", help="compare only these profiles (repeatable; default: all)")
     parser.add_argument("--quick", action="store_true", help="100 cases, 3 runs (for bench/regenerate.py)")
     args = parser.parse_args()
     if args.quick:
@@ -129,14 +132,16 @@ def main() -> None:
     sides = {"in-process": reference_adapter, "over stdio": lambda: adapter_for(STDIO),
              "stdio in turn": lambda: adapter_for(f"{STDIO} --pipeline-depth 1")}
     for make in sides.values():
-        _measure(make, 20)  # warm-up: imports, caches, .pyc files
+        _measure(make, 20, args.profile)  # warm-up: imports, caches, .pyc files
     rows = ("wall", "per CPU second", "excluding the impl")
     rates: dict[tuple[str, str], list[float]] = {(side, row): [] for side in sides for row in rows}
     for _ in range(args.runs):
         for side, make in sides.items():
-            for row, rate in zip(rows, _measure(make, args.examples)):
+            for row, rate in zip(rows, _measure(make, args.examples, args.profile)):
                 rates[side, row].append(rate)
-    print(f"pas fuzz, the reference against itself: {args.examples} cases per run, {args.runs} runs each, alternating")
+    kinds = ", ".join(args.profile) if args.profile else "every profile (activation, disclosure and host cases in turn)"
+    print(f"pas fuzz, the reference against itself: {args.examples} cases per run, {args.runs} runs each, alternating; "
+          f"{kinds}")
     for side in sides:
         for row in rows:
             print(_row(f"fuzz {side}, {row}", rates[side, row]))

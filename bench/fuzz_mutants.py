@@ -12,8 +12,8 @@ and budget for all. A mutant is
 *found* when the search reports a disagreement, an errored step or a failed hello (as
 bench/fuzz_finds.py counts; the finding is not shrunk, only found).
 
-Mutants of the host-profile modules are listed but not fuzzed: ``pas fuzz`` generates activation
-and text events only (the suite's host scenarios kill them). The session must have been run on a
+Mutants of every module are fuzzed, the host-profile ones too: the served reference claims every
+profile, so ``pas fuzz`` sends it activation, disclosure and host cases in turn. The session must have been run on a
 commit whose ``reference_impl`` equals this checkout's (the oracle must be the unmutated code;
 ``spec/`` is this checkout's for both sides); the script refuses otherwise, and also when the
 session's code, served the same way but unmutated (the control), is not found clean. Prints a
@@ -37,7 +37,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-HOST_MODULES = {"host.py", "host_config.py", "lifecycle.py", "host_commands.py", "problems.py"}
 SEED = 0
 
 
@@ -141,12 +140,10 @@ def main() -> int:
         print(f"fuzz_mutants: the unmutated reference served as the mutants are gave {control!r}", file=sys.stderr)
         return 2
     mutants = [m for s in args.sessions for m in killed_mutants(s)]
-    skipped = [m for m in mutants if Path(m.module).name in HOST_MODULES]
     wanted = {f"{m.removesuffix('.py')}.py" for m in args.modules.split(",")} if args.modules else None
-    targets = [m for m in mutants if Path(m.module).name not in HOST_MODULES
-               and (wanted is None or Path(m.module).name in wanted)][:args.limit]
+    targets = [m for m in mutants if wanted is None or Path(m.module).name in wanted][:args.limit]
     print(f"budget per mutant: {args.max_examples} cases or {args.time_budget:g} s of search, seed {args.seed}; "
-          f"{len(targets)} killed mutants fuzzed over stdio, {len(skipped)} of host-profile modules not fuzzed\n")
+          f"{len(targets)} killed mutants fuzzed over stdio\n")
     per: dict[str, Counter[str]] = {}
     missed: list[tuple[Mutant, str]] = []
     began = time.monotonic()

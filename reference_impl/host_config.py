@@ -117,16 +117,26 @@ class Reading:
 READING = Reading()
 
 
+def merged_value(module_name: str, layers: Sequence[tuple[Layer, Sequence[Assignment]]],
+                 merge: Merge = deep_merge) -> JSON:
+    """One plugin's assignments merged layer by layer: the value alone, as plain JSON (no provenance)."""
+    value: JSON = {}
+    for _, assignments in layers:
+        for assignment in assignments:
+            if assignment.module_name == module_name:
+                value = merge(value, nest(assignment.path, assignment.value))
+    return value
+
+
 def merge_layers(module_name: str, layers: Sequence[tuple[Layer, Sequence[Assignment]]],
                  merge: Merge = deep_merge) -> MergedConfig:
     """Merge one plugin's assignments, layer by layer, and keep the provenance of every leaf."""
-    value: JSON = {}
+    value = merged_value(module_name, layers, merge)
     written: dict[Path, Provenance] = {}
     for layer, assignments in layers:
         for assignment in assignments:
             if assignment.module_name != module_name:
                 continue
-            value = merge(value, nest(assignment.path, assignment.value))
             for relative in _written_leaves(assignment):
                 origin = Origin(kind=assignment.origin.kind, name=assignment.origin.name,
                                 pointer=assignment.origin.pointer + pointer_of(relative))
@@ -266,7 +276,7 @@ def build_configs(manifests: Sequence[Manifest], loaded: Sequence[str], host: Ho
     defaults = defaults_layer([m for m in manifests if m.module_name in loaded])
     file, file_problems = file_layer(host, installed)
     below = [(Layer.DEFAULTS, defaults), (Layer.FILE, file)]
-    lower = {m: thaw(merge_layers(m, below, merge).value) for m in loaded}
+    lower = {m: merged_value(m, below, merge) for m in loaded}
     env, env_problems = environment_layer(environment, installed, lower, reading)
     cli, cli_problems = override_layer(overrides, installed, loaded, reading)
     layers = [*below, (Layer.ENVIRONMENT, env), (Layer.COMMAND_LINE, cli)]
@@ -276,15 +286,19 @@ def build_configs(manifests: Sequence[Manifest], loaded: Sequence[str], host: Ho
 
 @functools.lru_cache(maxsize=256)
 def _config_validator(schema_json: str) -> Any:
-    """A checked validator for one config schema (by its canonical JSON); raises for an unusable schema.
+    """A checked validator for one config schema (by its canonical JSON), or the error that makes it unusable.
 
-    Cached: checking a schema against the metaschema costs far more than validating a config.
+    Cached, the error too: checking a schema against the metaschema costs far more than
+    validating a config, and a fuzzed host loads the same broken schema again and again.
     """
     from jsonschema import Draft202012Validator
     from referencing import Registry
 
     schema = json.loads(schema_json)
-    Draft202012Validator.check_schema(schema)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except Exception as error:  # noqa: BLE001 - returned to the caller, which reports it as the schema's defect
+        return error
     return Draft202012Validator(schema, registry=Registry())
 
 
@@ -299,14 +313,21 @@ def check_config(manifest: Manifest, config: MergedConfig) -> tuple[Problem, ...
     schema_origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer="/config/schema")
     try:
         validator = _config_validator(json.dumps(thaw(manifest.config_schema), sort_keys=True))
+        if isinstance(validator, Exception):
+            return (_unusable_schema(name, schema_origin, validator),)
         errors = sorted(validator.iter_errors(thaw(config.value)), key=lambda e: (list(e.absolute_path), e.message))
     except Exception as error:  # noqa: BLE001 - a third-party schema's defect is a finding, never a crash
-        reason = getattr(error, "message", None) or str(error) or type(error).__name__
-        inside = pointer_of([str(k) for k in getattr(error, "path", ())])
-        origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer=schema_origin.pointer + inside)
-        return (Problem(code="invalid-config-schema", plugins=(name,), origin=origin,
-                            message=f"plugin '{name}' has a config schema that cannot be used: {reason}"),)
+        return (_unusable_schema(name, schema_origin, error),)
     return tuple(_config_problem(name, config, error, schema_origin) for error in errors)
+
+
+def _unusable_schema(name: str, schema_origin: Origin, error: Exception) -> Problem:
+    """The ``invalid-config-schema`` problem of a schema that cannot be used, at the part of it at fault."""
+    reason = getattr(error, "message", None) or str(error) or type(error).__name__
+    inside = pointer_of([str(k) for k in getattr(error, "path", ())])
+    origin = Origin(kind=SourceKind.MANIFEST, name=name, pointer=schema_origin.pointer + inside)
+    return Problem(code="invalid-config-schema", plugins=(name,), origin=origin,
+                   message=f"plugin '{name}' has a config schema that cannot be used: {reason}")
 
 
 def _config_problem(name: str, config: MergedConfig, error: Any, schema_origin: Origin) -> Problem:

@@ -5,8 +5,9 @@ pipe takes at once and :meth:`Child.read_line` finishes the write while it waits
 next stdout line, draining stderr (only its tail is kept) all along. So an implementation
 that floods, stops reading or never answers cannot block the runner past a deadline, and a
 round trip costs one write, one wait and one read: no thread hands a line to another.
-The process runs in a process group of its own, marked with :data:`reaper.TOKEN`; :meth:`Child.kill`
-ends it with every descendant (see :mod:`conformance.adapters.reaper`).
+The process runs in a process group of its own, marked with :data:`reaper.TOKEN`, as the subreaper of
+its own descendants; :meth:`Child.note_descendants` notes them as it goes and :meth:`Child.kill` ends it
+with every descendant (see :mod:`conformance.adapters.reaper`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import atexit
 import os
 import secrets
+import select
 import selectors
 import subprocess
 import sys
@@ -26,9 +28,12 @@ from conformance.adapters import reaper
 
 _CHUNK: Final = 65536
 _POLL: Final = 0.001  # seconds between looks at whether the process has read what was written
+_IDLE: Final = 0.1  # seconds of silence after which read_line looks whether the process closed its stdin
 _STDERR_KEPT: Final = 4096
 EOF: Final = object()  # what read_line returns once stdout is closed and no whole line is left
 TOO_LONG: Final = object()  # ... or instead of a line longer than max_line_bytes
+STDIN_CLOSED: Final = object()  # ... or once the process stopped reading before the awaited request reached it
+_STDERR_GRACE: Final = 0.2  # seconds to read stderr after a kill, for a descendant out of reach that still holds it
 
 _LIVE: weakref.WeakSet[Child] = weakref.WeakSet()
 
@@ -40,12 +45,13 @@ class Child:
     """
 
     def __init__(self, argv: Sequence[str], max_line_bytes: int) -> None:
-        reaper.become_subreaper()
         self.token = secrets.token_hex(8)
         self.popen = subprocess.Popen(
             list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-            start_new_session=True, env={**os.environ, reaper.TOKEN: self.token},
+            start_new_session=True, env={**os.environ, reaper.TOKEN: self.token}, preexec_fn=reaper.child_setup(),
         )
+        self._noted: dict[int, int] = {}  # its descendants seen so far (pid -> start time), killed with it
+        self._noted_at = -float("inf")
         _LIVE.add(self)
         self.next_id = 1
         self._max_line_bytes = max_line_bytes
@@ -62,12 +68,16 @@ class Child:
         self._scanned = 0  # how much of it holds no newline
         self._eof = False
         self._pending = bytearray()  # stdin not written yet
+        self.sent = 0  # bytes given to send() so far
+        self.written = 0  # ... and written to the pipe: the process can read those
+        self.stdin_refused = False  # a write failed: the process closed its stdin (or exited)
         self._close_after = False
         self._stderr = bytearray()
 
     def send(self, data: bytes) -> None:
         """Write ``data`` to stdin, now or while waiting in read_line (never blocks)."""
         self._pending += data
+        self.sent += len(data)
         self._write()
 
     def send_in_pieces(self, pieces: Sequence[bytes], deadline: float) -> None:
@@ -83,24 +93,32 @@ class Child:
         """Whether everything written to stdin has been read (True when that cannot be told, or stdin is closed)."""
         if self._pending:
             return self._stdin.closed
+        return self._read_by_process() == self.written
+
+    def _read_by_process(self) -> int:
+        """How many bytes of stdin the process has read (all written ones when that cannot be told)."""
+        if self._stdin.closed:
+            return self.written
         try:
             import fcntl
             import termios
 
             waiting = fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0")
         except (ImportError, OSError):
-            return True
-        return int.from_bytes(waiting, sys.byteorder) == 0
+            return self.written
+        return self.written - int.from_bytes(waiting, sys.byteorder)
 
     def close_stdin(self) -> None:
         """Close stdin once everything sent so far is written (end of input)."""
         self._close_after = True
         self._write()
 
-    def read_line(self, deadline: float) -> bytes | object:
-        """The next stdout line (without its newline), :data:`EOF` or :data:`TOO_LONG`.
+    def read_line(self, deadline: float, *, needs: int = 0) -> bytes | object:
+        """The next stdout line (without its newline), :data:`EOF`, :data:`TOO_LONG` or :data:`STDIN_CLOSED`.
 
         ``deadline`` is a ``time.monotonic()`` value; raises TimeoutError when it passes first.
+        ``needs`` is how many bytes of stdin the process must have been able to read for the awaited
+        line to come: once a write failed short of it, no line can come, and STDIN_CLOSED says so at once.
         """
         while True:
             end = self._lines.find(b"\n", self._scanned)
@@ -114,11 +132,16 @@ class Child:
             self._scanned = len(self._lines)
             if self._eof:
                 return EOF
+            if self.stdin_refused and self.written < needs:
+                return STDIN_CLOSED
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError
-            for key, _ in self._selector.select(remaining):
+            ready = self._selector.select(min(remaining, _IDLE))
+            for key, _ in ready:
                 self._ready(key.fd)
+            if not ready and needs and self._read_by_process() < needs and self.stdin_gone():
+                return STDIN_CLOSED  # what it had not read when it closed its stdin is lost: no answer can come
 
     def _ready(self, fd: int) -> None:
         if fd == self._in:
@@ -146,24 +169,35 @@ class Child:
         watched = self._in in self._selector.get_map()
         try:
             while self._pending:
-                del self._pending[: os.write(self._in, self._pending)]
+                done = os.write(self._in, self._pending)
+                del self._pending[:done]
+                self.written += done
         except BlockingIOError:  # the pipe is full: read_line writes the rest when it drains
             if not watched:
                 self._selector.register(self._in, selectors.EVENT_WRITE)
             return
         except OSError:  # the process closed stdin or exited: read_line reports what it did
             self._pending.clear()
+            self.stdin_refused = True
         if watched:
             self._selector.unregister(self._in)
         if self._close_after and not self._stdin.closed:
             self._stdin.close()
 
+    def stdin_gone(self) -> bool:
+        """Whether the process closed its end of stdin (it reads no more), though every write so far went in."""
+        if self._stdin.closed or not hasattr(select, "poll"):
+            return self.stdin_refused
+        poll = select.poll()
+        poll.register(self._in, 0)  # no event asked for: an error (no reader left) is reported anyway
+        return self.stdin_refused or any(event & select.POLLERR for _, event in poll.poll(0))
+
     def stderr_tail(self) -> str:
         """The last few KB the process wrote to stderr (what was read so far)."""
         return self._stderr.decode("utf-8", errors="replace")
 
-    def last_words(self, wait: float) -> str:
-        """For a process that failed: stop reading stdout, read stderr to its end (``wait`` seconds at most), its tail."""
+    def _drain_stderr(self, wait: float) -> None:
+        """Read stderr to its end (``wait`` seconds at most: a writer out of reach may hold it open)."""
         for fd in (self._in, self._out):
             if fd in self._selector.get_map():
                 self._selector.unregister(fd)
@@ -171,7 +205,6 @@ class Child:
         while self._err in self._selector.get_map() and (remaining := deadline - time.monotonic()) > 0:
             for key, _ in self._selector.select(remaining):
                 self._ready(key.fd)
-        return self.stderr_tail()
 
     def exit_status(self, timeout: float) -> int | None:
         """The exit code (negative: killed by that signal) once it exits, or None after ``timeout``.
@@ -190,18 +223,33 @@ class Child:
             time.sleep(0.01)
         return status.si_status if status.si_code == os.CLD_EXITED else -status.si_status
 
-    def kill(self) -> None:
-        """Kill the process, its group and every descendant, reap it and close the pipes (idempotent)."""
+    def note_descendants(self, *, every: float = 0.0) -> None:
+        """Note the processes it started so far, so that kill() finds them even after it exited and they were
+        re-parented; with ``every``, not again within that many seconds of the last time."""
+        now = time.monotonic()
+        if self.popen.returncode is None and now - self._noted_at >= every:
+            self._noted.update(reaper.snapshot(self.popen.pid))
+            self._noted_at = now
+
+    def kill(self) -> str:
+        """Kill the process, its group and every descendant, reap it and close the pipes (idempotent).
+
+        Returns the tail of its stderr, read to the end once every writer is dead: no wait for a
+        process that is still running, none for one that already exited.
+        """
         if self.popen.returncode is None:
-            reaper.kill_tree(self.popen.pid, self.token)
+            reaper.kill_tree(self.popen.pid, self.token, self._noted)
             self.popen.wait()
         _LIVE.discard(self)
-        self._selector.close()
+        if self._selector.get_map() is not None:  # None once closed: killed before
+            self._drain_stderr(_STDERR_GRACE)
+            self._selector.close()
         for stream in self._streams:
             try:
                 stream.close()
             except OSError:
                 pass
+        return self.stderr_tail()
 
 
 @atexit.register

@@ -86,10 +86,12 @@ class FailureKind(enum.StrEnum):
 
     START_FAILED = "start-failed"  # the program could not be started at all (stdio)
     EXITED = "exited"  # the process exited, or closed its stdout, with a request unanswered (stdio)
+    STDIN_CLOSED = "stdin-closed"  # the process closed its stdin before a request reached it (stdio)
     TIMEOUT = "timeout"  # no whole answer within the step timeout (stdio)
     LINE_TOO_LONG = "line-too-long"  # an output line longer than the adapter takes (stdio)
-    UNREADABLE_LINE = "unreadable-line"  # an output line that is not JSON, nested too deep, or a huge integer (stdio)
-    WRONG_ID = "wrong-id"  # an answer whose id is not the awaited request's (stdio)
+    UNREADABLE_LINE = "unreadable-line"  # an output line that is not JSON, nested too deep, a huge integer, a lone surrogate (stdio)
+    WRONG_ID = "wrong-id"  # an answer whose id is not the awaited request's: one answer skipped, or another id (stdio)
+    DUPLICATE_KEY = "duplicate-key"  # an answer with a key twice in one object (stdio)
     SCHEMA = "schema"  # an answer that does not match its protocol schema (stdio)
     REFUSED = "refused"  # an error response (``ok: false``) to a valid request (stdio)
     PROTOCOL_VERSION = "protocol-version"  # hello names a protocol version other than the runner's (stdio)
@@ -99,6 +101,12 @@ class FailureKind(enum.StrEnum):
     INTERFACE = "interface"  # the object lacks what the scenario needs, e.g. start() (in-process)
     MALFORMED = "malformed"  # an observation too malformed to compare with the expectation (runner, fuzz)
     INTERNAL = "internal"  # the adapter itself raised something else: a bug in PAS (runner)
+
+
+#: Failures that do not say which request caused them (no answer says whose it was): with requests
+#: written ahead, any of those in flight may have. The stdio adapter looks into them strictly in turn.
+UNATTRIBUTED_KINDS = frozenset({FailureKind.EXITED, FailureKind.TIMEOUT, FailureKind.STDIN_CLOSED,
+                                FailureKind.LINE_TOO_LONG, FailureKind.UNREADABLE_LINE})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,13 +1,18 @@
 """Ending an implementation with every process it started, even those that left its process group.
 
 An implementation runs in a process group of its own, but a descendant may leave it
-(``setsid``, a daemonising double fork). On Linux the runner therefore becomes a *child
-subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``): an orphaned descendant is re-parented to the
-runner instead of to init, where it can still be found. :func:`kill_tree` kills the process
-group, then every descendant found through ``/proc`` — the children of the implementation's
-pid, recursively, and the runner's own children that carry the implementation's ``TOKEN``
-in their environment (orphans re-parented here) — and reaps those that became the
-runner's children. Elsewhere only the process group is killed.
+(``setsid``, a daemonising double fork) and clear its environment. On Linux the runner therefore
+becomes a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``), and so does the implementation
+itself (:func:`child_setup`, before it starts): an orphaned descendant is re-parented to the
+implementation while it lives, and to the runner after, instead of to init, where it can still be
+found. :func:`descendants` walks ``/proc`` by parent pid; the runner notes the implementation's
+descendants as it goes (:func:`snapshot`, each with its start time, so that a reused pid is never
+taken for one), because after the implementation exits its orphans are the runner's children and
+nothing else ties them to it — their environment may still carry the implementation's ``TOKEN``,
+or not. :func:`kill_tree` kills the process group, every descendant found now, every one noted
+before, and reaps those that became the runner's children. The implementation also gets
+``PR_SET_PDEATHSIG``: when the runner is killed outright (a CI job cancelled with SIGKILL), the
+kernel kills the implementation too. Elsewhere only the process group is killed.
 """
 
 from __future__ import annotations
@@ -16,33 +21,104 @@ import ctypes
 import os
 import signal
 import sys
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 #: The environment variable that marks every process started for one implementation run.
 TOKEN: Final = "PAS_IMPLEMENTATION_RUN"
 
+_PR_SET_PDEATHSIG: Final = 1
 _PR_SET_CHILD_SUBREAPER: Final = 36
 _PROC: Final = Path("/proc")
 _ROUNDS: Final = 100  # of looking for descendants again: one may fork while we kill the others
 _PAUSE: Final = 0.005
 _subreaper: bool | None = None
+_prctl: Any = None  # libc's prctl, looked up once in the runner (never in a child between fork and exec)
 
 
 def become_subreaper() -> bool:
     """Make this process the child subreaper of its descendants (Linux only, once); whether it is one."""
-    global _subreaper
+    global _subreaper, _prctl
     if _subreaper is None:
         _subreaper = False
         if sys.platform.startswith("linux"):
             try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+                _prctl = ctypes.CDLL(None, use_errno=True).prctl
+                _subreaper = _prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
             except (OSError, AttributeError):  # no libc with prctl: the process group is all we can kill
                 pass
     return _subreaper
+
+
+def child_setup() -> Callable[[], None] | None:
+    """What an implementation's process runs before it starts (``preexec_fn``); None where there is nothing to do.
+
+    It becomes the subreaper of its own descendants, and (when started from the main thread:
+    the signal follows the thread that started it) is killed when the runner dies.
+    """
+    if not become_subreaper():
+        return None
+    prctl, runner, main = _prctl, os.getpid(), threading.current_thread() is threading.main_thread()
+
+    def setup() -> None:  # between fork and exec: system calls only, no import, no lock
+        prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        if main:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != runner:  # the runner died before the line above: nobody would kill us
+                os._exit(1)
+
+    return setup
+
+
+def _start_time(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks since boot, /proc/<pid>/stat field 22); None when it is gone."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_bytes()
+    except OSError:
+        return None
+    fields = stat.rsplit(b")", 1)[-1].split()
+    return int(fields[19]) if len(fields) > 19 else None
+
+
+def _children(pid: int) -> list[int] | None:
+    """The children of ``pid`` from /proc/<pid>/task/*/children (every thread's); None where that file is missing."""
+    try:
+        tasks = os.listdir(_PROC / str(pid) / "task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for task in tasks:
+        try:
+            found += [int(child) for child in (_PROC / str(pid) / "task" / task / "children").read_bytes().split()]
+        except FileNotFoundError:
+            return None if task == str(pid) else found
+        except OSError:  # the thread ended meanwhile
+            continue
+    return found
+
+
+def snapshot(root: int) -> dict[int, int]:
+    """The live descendants of ``root`` with their start times (to note them while ``root`` lives)."""
+    noted: dict[int, int] = {}
+    todo = [root]
+    while todo:
+        children = _children(todo.pop())
+        if children is None:  # no children files here: the whole walk of /proc
+            found = descendants(root, "")
+            return {pid: started for pid in found if (started := _start_time(pid)) is not None}
+        for child in children:
+            if child not in noted and (started := _start_time(child)) is not None:
+                noted[child] = started
+                todo.append(child)
+    return noted
+
+
+def _still(noted: Mapping[int, int]) -> set[int]:
+    """Those of the ``noted`` processes (pid -> start time) still alive: the same pid with the same start time."""
+    return {pid for pid, started in noted.items() if _start_time(pid) == started}
 
 
 def _parents() -> dict[int, int]:
@@ -66,6 +142,8 @@ def _parents() -> dict[int, int]:
 
 def _carries(pid: int, token: str) -> bool:
     """Whether process ``pid`` was started with ``TOKEN=token`` in its environment."""
+    if not token:
+        return False
     try:
         return f"{TOKEN}={token}".encode() in (_PROC / str(pid) / "environ").read_bytes().split(b"\0")
     except OSError:
@@ -111,13 +189,15 @@ def _reap(pids: set[int]) -> set[int]:
     return left
 
 
-def kill_tree(pid: int, token: str) -> None:
-    """SIGKILL the process group ``pid`` leads and every descendant of ``pid``; does not reap ``pid`` itself.
+def kill_tree(pid: int, token: str, noted: Mapping[int, int] | None = None) -> None:
+    """SIGKILL the process group ``pid`` leads, every descendant of ``pid`` and every one ``noted`` before
+    (pid -> start time, from :func:`snapshot`) that is still there; does not reap ``pid`` itself.
 
     Descendants that end up as this process's children are reaped; the loop stops when none
     is left or after about half a second (a descendant that is not ours to reap is init's).
     """
     found = descendants(pid, token) if _PROC.is_dir() else set()  # before the group dies and they scatter
+    found |= _still(noted or {}) if _PROC.is_dir() else set()
     try:
         os.killpg(pid, signal.SIGKILL)
     except (OSError, AttributeError):  # the group is gone, or there are no process groups here

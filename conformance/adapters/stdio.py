@@ -24,24 +24,18 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, cast
 
 from conformance.adapters import protocol
-from conformance.adapters.child import EOF, TOO_LONG, Child
+from conformance.adapters.answers import answer_to, awaiting, check_response, hello_info, read_answer
+from conformance.adapters.child import EOF, STDIN_CLOSED, TOO_LONG, Child
 from conformance.adapters.implementation import (
     DEFAULT_STEP_TIMEOUT,
+    UNATTRIBUTED_KINDS,
     FailureKind,
     ImplementationFailed,
     InFlight,
     Sent,
 )
-from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, HelloResponse, StartRequest
-from conformance.adapters.protocol.wire import (
-    PROTOCOL_VERSION,
-    CheckedBodies,
-    MessageInvalid,
-    Unreadable,
-    check_message,
-    decode,
-    encode,
-)
+from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, StartRequest
+from conformance.adapters.protocol.wire import CheckedBodies, MessageInvalid, check_message, encode
 from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureEvent
 from reference_impl.events import Event
 from reference_impl.host_commands import HostCommand, is_host_command
@@ -52,7 +46,9 @@ from reference_impl.spec_files import spec_version
 #: ``pipeline_depth``, whatever depth it announces (answers of a stream stopped early are read and dropped).
 MAX_AHEAD = 32
 _EXIT_GRACE = 1.0  # seconds a process may take to exit after bye, or to report its exit status
-_STDERR_WAIT = 0.2  # seconds to wait for the last of stderr after a failure
+_DYING_GRACE = 0.1  # seconds a process whose stdin refused a write may take to show it exited (a dying one does)
+_NOTED_AFTER = frozenset({"hello", "start", "host-load", "disclosure-start"})  # answers after which its new processes are noted
+_NOTE_EVERY = 0.25  # seconds
 _Process = Child  # the process class, replaceable by tests that record every process started
 
 
@@ -80,8 +76,8 @@ class StdioAdapter:
         self._started = False
         self._checked = CheckedBodies()
         self._depth = 1  # requests the implementation takes ahead (its hello's pipeline_depth, at most MAX_AHEAD)
-        self._dropped: deque[Any] = deque()  # requests written whose answers are to be read and thrown away
-        self._newest: Sent | None = None  # the last request written: the end of what is in flight
+        self._dropped = 0  # of the requests unanswered, how many (the first) have answers to read and throw away
+        self._unanswered: deque[tuple[Sent, int]] = deque()  # written, not answered: each with its end in stdin
         self._split = False  # write each request line in pieces (a transport scenario, stream(split_writes=True))
 
     @property
@@ -111,23 +107,21 @@ class StdioAdapter:
         if self._info is None:
             request, self._greeting = self._greeting, None
             if request is not None and self._process is not None:
-                reply = self._receive(self._process, request, time.monotonic() + self.timeout)
+                reply = self._receive(self._process, time.monotonic() + self.timeout)
             else:
                 request = HelloRequest(id=self._upcoming_id(), spec_version=spec_version())
                 reply = self._call(request)
-            response = HelloResponse.from_json(reply)
-            if response.protocol_version != PROTOCOL_VERSION:
+            try:
+                info, depth = hello_info(reply)
+            except ImplementationFailed as failure:
                 self._discard()
-                raise ImplementationFailed(
-                    kind=FailureKind.PROTOCOL_VERSION, in_flight=InFlight.one(request.cmd, request.id),
-                    reason=f"protocol version mismatch: the implementation speaks {response.protocol_version}, "
-                    f"this runner speaks {PROTOCOL_VERSION}"
-                )
-            self._info, self._depth = response.info, min(response.pipeline_depth, MAX_AHEAD)
+                raise failure.amended(in_flight=InFlight.one(request.cmd, request.id)) from None
+            self._info, self._depth = info, min(depth, MAX_AHEAD)
         return self._info
 
     def start(self, manifests: Sequence[Manifest], host: HostConfig) -> None:
         """Begin a scenario with empty state; raises ImplementationFailed."""
+        self._settle()
         self.hello()
         self._started = False
         self._call(StartRequest(id=self._upcoming_id(), plugins=tuple(manifests), host=host))
@@ -140,6 +134,7 @@ class StdioAdapter:
         with ``host-load``, disclosure scenarios with ``disclosure-start``); the implementation
         is started and greeted when needed.
         """
+        self._settle()
         if _needs_no_start(event):
             self.hello()
         elif not self._started:
@@ -156,26 +151,52 @@ class StdioAdapter:
         as they do. To an implementation that announced a ``pipeline_depth`` above 1 the requests
         are written ahead, up to that many unanswered (at most :data:`MAX_AHEAD`), so that it works
         while the caller compares. The caller may stop early (close the iterator): the answers to
-        requests already written are read and dropped before the next answer it waits for. With
+        requests already written are read and dropped before anything else is sent. A failure that
+        does not say which request written ahead caused it (an exit, a hang, a line that is no
+        answer) is looked into strictly in turn, from a fresh process: the caller gets the answers
+        it has not had yet and the failure of the request at fault, as strictly in turn; when
+        strictly in turn nothing fails, the failure written ahead is raised, saying so. With
         ``split_writes`` each request line is written in pieces, each read before the next is
-        written (:func:`pieces_of`): a transport scenario.
+        written (:func:`pieces_of`): a transport scenario (strictly in turn too, when looked into).
         """
+        self._settle()
         self.hello()
         self._split = split_writes
         try:
-            yield from self._stream(events, start)
+            yield from self._stream(list(events), start)
         finally:
             self._split = False
 
-    def _stream(self, events: Iterable[Event | HostCommand | DisclosureEvent],
+    def _stream(self, events: Sequence[Event | HostCommand | DisclosureEvent],
                 start: tuple[Sequence[Manifest], HostConfig] | None) -> Generator[dict[str, Any] | None]:
         if self._depth == 1:
-            if start is not None:
-                self.start(*start)
-                yield None
-            for event in events:
-                yield self.send(event)
+            yield from self._in_turn(events, start)
             return
+        given = 0
+        try:
+            for answer in self._pipelined(self._makers(events, start)):
+                yield answer
+                given += 1
+        except ImplementationFailed as failure:
+            if failure.kind not in UNATTRIBUTED_KINDS or failure.in_flight is None or not failure.in_flight.pipelined:
+                raise
+            for index, answer in enumerate(self._in_turn(events, start)):
+                if index >= given:
+                    yield answer
+            raise failure.amended(detail=f"{failure.detail}\nstrictly in turn (one request at a time) every request was "
+                                         "answered: the failure comes with requests written ahead".lstrip()) from None
+
+    def _in_turn(self, events: Sequence[Event | HostCommand | DisclosureEvent],
+                 start: tuple[Sequence[Manifest], HostConfig] | None) -> Generator[dict[str, Any] | None]:
+        if start is not None:
+            self.start(*start)
+            yield None
+        for event in events:
+            yield self.send(event)
+
+    def _makers(self, events: Sequence[Event | HostCommand | DisclosureEvent],
+                start: tuple[Sequence[Manifest], HostConfig] | None) -> deque[Callable[[int], Any]]:
+        """A maker of each request (given its id) of a stream; raises ImplementationFailed for an event with no start."""
         makers: deque[Callable[[int], Any]] = deque()
         if start is not None:
             plugins, host = tuple(start[0]), start[1]
@@ -185,7 +206,7 @@ class StdioAdapter:
             if not _needs_no_start(event) and start is None and not self._started:
                 raise _not_started()
             makers.append(functools.partial(protocol.request_for, event=event))
-        yield from self._pipelined(makers)
+        return makers
 
     def _pipelined(self, makers: deque[Callable[[int], Any]]) -> Generator[dict[str, Any] | None]:
         """Write the requests ``makers`` make (given their ids) up to the depth ahead; yield their answers in turn."""
@@ -194,13 +215,13 @@ class StdioAdapter:
         try:
             while makers or written:
                 batch: list[Any] = []
-                while makers and len(written) + len(batch) + len(self._dropped) < self._depth:
+                while makers and len(written) + len(batch) < self._depth:
                     batch.append(makers.popleft()(process.next_id + len(batch)))
                 if batch:
                     self._send(*batch)
                     written.extend(batch)
                 request = written.popleft()
-                reply = self._receive(process, request, time.monotonic() + self.timeout)
+                reply = self._receive(process, time.monotonic() + self.timeout)
                 if isinstance(request, StartRequest):
                     self._started = True
                     yield None
@@ -208,7 +229,28 @@ class StdioAdapter:
                     yield reply["result"]
         finally:
             if self._process is process:  # not discarded after a failure: its answers are still to come
-                self._dropped.extend(written)
+                self._dropped += len(written)
+
+    def _settle(self) -> None:
+        """Read and drop the answers to a stream stopped early, before anything else is sent.
+
+        Those requests were written ahead only: strictly in turn they would not have been sent. So
+        a failure among them is nobody's result: the process is thrown away, quietly, and the next
+        request starts a fresh one.
+        """
+        process = self._process
+        if process is None or not self._dropped:
+            return
+        deadline = time.monotonic() + self.timeout
+        try:
+            while self._dropped:
+                sent, needs = self._unanswered[0]
+                in_flight = InFlight(first=sent, last=self._unanswered[-1][0])
+                read_answer(self._read(process, in_flight, needs, deadline), in_flight)
+                self._unanswered.popleft()
+                self._dropped -= 1
+        except ImplementationFailed:
+            self._discard()
 
     def reset(self) -> None:
         """Kill the implementation (and every process it started); the next call starts a fresh one."""
@@ -219,6 +261,7 @@ class StdioAdapter:
 
         A process started by begin() whose hello was never awaited is killed at once.
         """
+        self._settle()
         if self._process is not None and self._info is not None:
             try:
                 self._call(ByeRequest(id=self._upcoming_id()))
@@ -241,10 +284,14 @@ class StdioAdapter:
         """The id of the next request (starting the process if needed); sending it uses it up."""
         return self._spawn().next_id
 
+    def _forget(self) -> None:
+        """Forget everything about the process: who it is, what it was sent."""
+        self._info, self._started, self._greeting, self._depth, self._dropped = None, False, None, 1, 0
+        self._unanswered.clear()
+
     def _spawn(self) -> Child:
         if self._process is None:
-            self._info, self._started, self._greeting, self._depth, self._newest = None, False, None, 1, None
-            self._dropped.clear()
+            self._forget()
             try:
                 self._process = _Process(self.argv, self.max_line_bytes)
             except (OSError, ValueError) as error:
@@ -256,12 +303,11 @@ class StdioAdapter:
                 ) from None
         return self._process
 
-    def _discard(self) -> None:
+    def _discard(self) -> str:
+        """Kill the process, forget it; the tail of its stderr ("" when there was none)."""
         process, self._process = self._process, None
-        self._info, self._started, self._greeting, self._depth, self._newest = None, False, None, 1, None
-        self._dropped.clear()
-        if process is not None:
-            process.kill()
+        self._forget()
+        return process.kill() if process is not None else ""
 
     def _send(self, *requests: Any) -> Child:
         """Write ``requests``, in one go (each checked first with check_messages, raising MessageInvalid); the process."""
@@ -273,7 +319,10 @@ class StdioAdapter:
             lines.append(encode(doc))
         process = self._spawn()
         process.next_id = requests[-1].id + 1
-        self._newest = Sent(cmd=requests[-1].cmd, id=requests[-1].id)
+        end = process.sent
+        for request, line in zip(requests, lines):
+            end += len(line)
+            self._unanswered.append((Sent(cmd=request.cmd, id=request.id), end))
         if self._split:
             process.send_in_pieces([piece for line in lines for piece in pieces_of(line)],
                                    time.monotonic() + self.timeout)
@@ -284,46 +333,56 @@ class StdioAdapter:
     def _call(self, request: Any) -> dict[str, Any]:
         """Send ``request`` and return its validated successful response; raises ImplementationFailed."""
         deadline = time.monotonic() + self.timeout
-        return self._receive(self._send(request), request, deadline)
+        return self._receive(self._send(request), deadline)
 
-    def _receive(self, process: Child, request: Any, deadline: float) -> dict[str, Any]:
-        """The validated successful response to ``request``; on any failure, kills the process and raises.
-
-        The failure names the requests in flight: from the one whose answer was awaited to the last written.
+    def _receive(self, process: Child, deadline: float) -> dict[str, Any]:
+        """The validated successful response to the first request unanswered; on any failure,
+        kills the process and raises, naming the requests in flight: from the one awaited to the last written.
         """
-        awaited = request
+        sent, needs = self._unanswered[0]
+        in_flight = InFlight(first=sent, last=self._unanswered[-1][0])
         try:
-            while self._dropped:  # answers to a stream stopped early: in sync by id, otherwise unused
-                awaited = self._dropped[0]
-                _read_answer(awaited, self._read(process, awaited.cmd, deadline))
-                self._dropped.popleft()
-            awaited = request
-            return _check_response(request, self._read(process, request.cmd, deadline), self._checked)
+            raw = self._read(process, in_flight, needs, deadline)
+            unanswered = [each for each, _ in self._unanswered]
+            answer = check_response(raw, self._checked, in_flight, unanswered)
         except ImplementationFailed as failure:
-            first = Sent(cmd=awaited.cmd, id=awaited.id)
-            in_flight = InFlight(first=first, last=self._newest or first)
-            tail = process.last_words(_STDERR_WAIT)
-            self._discard()
+            tail = self._discard()
             detail = failure.detail
             if tail:
                 detail = f"{detail}\nstderr (last {len(tail.encode())} bytes):\n{tail}".lstrip("\n")
             raise failure.amended(detail=detail, in_flight=in_flight) from None
+        self._unanswered.popleft()
+        if sent.cmd in _NOTED_AFTER:  # after hello at once; then a few times a second at most (a /proc walk each)
+            process.note_descendants(every=0.0 if sent.cmd == "hello" else _NOTE_EVERY)
+        return answer
 
-    def _read(self, process: Child, cmd: str, deadline: float) -> bytes:
+    def _read(self, process: Child, in_flight: InFlight, needs: int, deadline: float) -> bytes:
+        """The next line, awaited as the answer to ``in_flight.first`` (whose request ends at byte ``needs`` of stdin)."""
         try:
-            raw = process.read_line(deadline)
+            raw = process.read_line(deadline, needs=needs)
         except TimeoutError:
+            if process.stdin_gone():  # it read the request, or threw it away unread: either way it stopped reading
+                raise ImplementationFailed(
+                    kind=FailureKind.STDIN_CLOSED, detail="it stopped reading requests; read stdin until it ends (or bye)",
+                    reason=f"process closed its stdin and gave no response to {answer_to(in_flight)} within "
+                           f"{self.timeout:g} s") from None
             raise ImplementationFailed(kind=FailureKind.TIMEOUT,
-                                       reason=f"no response to {cmd!r} within {self.timeout:g} s") from None
+                                       reason=f"no response to {answer_to(in_flight)} within {self.timeout:g} s") from None
+        if raw is STDIN_CLOSED and (code := process.exit_status(_DYING_GRACE)) is not None:
+            raise ImplementationFailed(kind=FailureKind.EXITED, reason=f"process exited with code {code} {awaiting(in_flight)}")
         if raw is EOF:
             code = process.exit_status(_EXIT_GRACE)
             what = "closed its stdout" if code is None else f"exited with code {code}"
-            raise ImplementationFailed(kind=FailureKind.EXITED, reason=f"process {what} while handling {cmd!r}")
-        if raw is TOO_LONG:
+            raise ImplementationFailed(kind=FailureKind.EXITED, reason=f"process {what} {awaiting(in_flight)}")
+        if raw is STDIN_CLOSED:
             raise ImplementationFailed(
-                kind=FailureKind.LINE_TOO_LONG, reason=f"output line exceeds {self.max_line_bytes} bytes",
-                detail=f"while handling {cmd!r}",
+                kind=FailureKind.STDIN_CLOSED, reason=f"process closed its stdin before reading request "
+                f"{in_flight.first.id} ({in_flight.first.cmd!r})",
+                detail="it stopped reading requests, so no answer can come; read stdin until it ends (or bye)",
             )
+        if raw is TOO_LONG:
+            raise ImplementationFailed(kind=FailureKind.LINE_TOO_LONG, detail=awaiting(in_flight),
+                                       reason=f"output line exceeds {self.max_line_bytes} bytes")
         return cast(bytes, raw)
 
 
@@ -334,61 +393,6 @@ def pieces_of(line: bytes) -> list[bytes]:
     lead = next((i for i, byte in enumerate(body) if byte >= 0xC0), None)
     cut = lead + 1 if lead is not None else len(body) // 2
     return [piece for piece in (body[:cut], body[cut:], line[-1:]) if piece]
-
-
-def _read_answer(request: Any, raw: bytes) -> dict[str, Any]:
-    """The JSON object on ``raw`` if it is an answer to ``request`` (its id, a boolean ``ok``); raises ImplementationFailed."""
-    cmd = request.cmd
-    try:
-        doc = decode(raw)
-    except Unreadable as error:
-        what = "is not JSON" if error.reason == "not JSON" else f"is unreadable: {error.reason}"
-        raise ImplementationFailed(
-            kind=FailureKind.UNREADABLE_LINE, reason=f"response to {cmd!r} {what}",
-            detail=f"{error.detail}; the line: {raw[:200]!r}",
-        ) from None
-    if not isinstance(doc, dict):
-        raise ImplementationFailed(kind=FailureKind.SCHEMA, reason=f"response to {cmd!r} is not a JSON object",
-                                   detail=f"the line: {raw[:200]!r}")
-    response_id = doc.get("id")
-    unread = response_id is None and doc.get("ok") is False  # an error about a request it could not read
-    if not unread and (type(response_id) is not int or response_id != request.id):
-        raise ImplementationFailed(kind=FailureKind.WRONG_ID,
-                                   reason=f"response id {response_id!r} does not match request id {request.id}",
-                                   detail=f"while handling {cmd!r}")
-    if not isinstance(doc.get("ok"), bool):
-        raise ImplementationFailed(kind=FailureKind.SCHEMA, reason=f"response to {cmd!r} has no boolean 'ok'",
-                                   detail=f"the line: {raw[:200]!r}")
-    return doc
-
-
-def _check_response(request: Any, raw: bytes, checked: CheckedBodies) -> dict[str, Any]:
-    """The response on ``raw`` if it answers ``request`` correctly; raises ImplementationFailed.
-
-    Its schema is checked once per distinct body (``checked`` remembers the valid ones).
-    """
-    cmd = request.cmd
-    doc = _read_answer(request, raw)
-    response_id = doc.get("id")
-    schema = protocol.response_schema(cmd, doc)
-    try:
-        problems = checked.check(schema, doc, raw) if response_id is not None else check_message(schema, doc)
-    except RecursionError:  # parsed, but too deep for the schema check to walk
-        raise ImplementationFailed(kind=FailureKind.UNREADABLE_LINE,
-                                   reason=f"response to {cmd!r} is unreadable: nesting too deep",
-                                   detail=f"too deep to check against {schema}") from None
-    if problems:
-        found = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in problems)
-        raise ImplementationFailed(kind=FailureKind.SCHEMA, reason=f"response to {cmd!r} does not match {schema}",
-                                   detail=found)
-    if doc["ok"] is False:
-        reported = doc["error"]
-        code = f" [{reported['code']}]" if "code" in reported else ""
-        raise ImplementationFailed(
-            kind=FailureKind.REFUSED, reason=f"implementation answered {cmd!r} with an error{code}",
-            detail=reported["message"],
-        )
-    return doc
 
 
 def _needs_no_start(event: Any) -> bool:

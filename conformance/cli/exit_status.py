@@ -44,9 +44,12 @@ def run_exit_code(run: RunResult, *, signum: int | None = None) -> int:
 
 
 def fuzz_exit_code(result: FuzzResult, *, signum: int | None = None) -> int:
-    """``pas fuzz``'s status: FAILED when something was found, 128 + the signal when interrupted, else OK."""
+    """``pas fuzz``'s status: FAILED when something was found, USAGE when there was nothing to fuzz,
+    128 + the signal when interrupted, else OK."""
     if result.found:
         return ExitCode.FAILED
+    if result.nothing_to_test is not None:
+        return ExitCode.USAGE
     if result.interrupted:
         return ExitCode.for_signal(signum or 2)
     return ExitCode.OK

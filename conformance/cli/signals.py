@@ -76,13 +76,16 @@ def finish(action: Callable[[], object]) -> None:
         action()
 
 
-def close_adapter(adapter: Any, command: str) -> None:
+def close_adapter(adapter: Any, command: str, *, quick: bool = False) -> None:
     """Close the implementation, under :func:`finish`; a failure to close is said on stderr, never raised.
 
-    The report or finding matters more than a clean goodbye.
+    The report or finding matters more than a clean goodbye. ``quick`` (after a signal) kills it
+    at once instead of saying goodbye and waiting for it to go.
     """
     def close() -> None:
         try:
+            if quick:
+                adapter.reset()
             adapter.close()
         except Exception as error:  # noqa: BLE001 - the report matters more than a clean goodbye
             print(f"pas {command}: closing the implementation failed: {error}", file=sys.stderr)

@@ -62,6 +62,7 @@ def run_one(implementation: Implementation, runner: Runner | None = None) -> dic
     declined = {rid: {"title": row["title"], "declined_by": row.get("declined_by", "")}
                 for rid, row in summary.get("requirements", {}).items() if row.get("status") == "declined"}
     return {**entry, "installed": True, "implementation": summary["implementation"], "declined": declined,
+            "spec_version": summary.get("spec_version", ""),
             "results": {sid: r["outcome"] for sid, r in sorted(results.items())},
             "profiles_of": {sid: scenario_profile(r["profiles"]) for sid, r in sorted(results.items())},
             "reasons": {sid: r["reason"] for sid, r in sorted(results.items()) if r["outcome"] in ("xfailed", "stale")}}

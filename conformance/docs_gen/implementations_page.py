@@ -133,7 +133,8 @@ def _section(entry: Mapping[str, Any], categories: Mapping[str, str], hosts: Map
                           "installed.").format(why=entry["missing"]), ""]
     info = entry["implementation"]
     claimed = ", ".join(code(p) for p in info["profiles"]) or t("nothing")
-    lines += [f"{t('Claims')}: {claimed} · {code(info['name'])} {info['version']} ({info['language']})", ""]
+    spec = f" · {t('Spec version run')}: {entry['spec_version']}" if entry.get("spec_version") else ""
+    lines += [f"{t('Claims')}: {claimed} · {code(info['name'])} {info['version']} ({info['language']}){spec}", ""]
     lines += _disclosure_lines(entry)
     return lines + _expected_lines(entry) + _failing_lines(entry, categories)
 

@@ -81,7 +81,8 @@ def _requirement(req: Mapping[str, Any], coverage: Mapping[str, Sequence[str]], 
                  pages: Mapping[str, str]) -> list[str]:
     req = current().requirement(req)
     lines = [f"#### {req['id']} · {req['title']} {{ #{req['id']} }}", ""]
-    lines += [f"**{req['level']}** · {t('profile')} `{req['profile']}`", "", one_line(req["text"]), ""]
+    lines += [f"**{req['level']}** · {t('profile')} `{req['profile']}` · {t('since spec')} {req['introduced_in']}", "",
+              one_line(req["text"]), ""]
     if req.get("rationale"):
         lines += [f"*{t('Rationale.')}* {linkify(req['rationale'], known, page='')}", ""]
     lines += [f"*{t('Source.')}* {source_text(req['source'])}", ""]

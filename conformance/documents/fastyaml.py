@@ -17,7 +17,8 @@ and the event loader reads the text (and says what is wrong, with line and colum
 - a value deeper than the depth limit or with more values than the node limit;
 - a key that is not a string, and a string that may read otherwise when written plain (one of
   :data:`~conformance.documents.plain.NOT_PLAIN_WORDS`, a number, a YAML 1.1 trap such as ``yes``,
-  or starting with an indicator character): it may have been quoted, or be read differently;
+  or starting with an indicator character): it may have been quoted, or be read differently (but a
+  plain decimal such as ``"1.0"``, which as a string can only have been quoted, is kept);
 - a float (``1.10`` is a version that lost a digit; only the text can tell), and an integer
   whose text yaml-rs reads as a number where PAS reads a string (``1_000``, ``0b11``, ``0X1F``).
 
@@ -53,6 +54,9 @@ _SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89abAB]|U0000[dD][89abAB])")
 # A colon right before "]", "}", ",", "?" or ":": libyaml refuses "[x:]" and "{a:?b}", yaml-rs reads them.
 _BARE_COLON = re.compile(r":[\]},?:]")
 _RUST_ONLY_INT = (re.compile(r"_(?<=[0-9]_)"), re.compile(r"0(?=[bBOX]|[xo][0-9a-fA-F]*_)"))
+# A decimal both loaders read as a number when written plain: as a string it can only have been quoted
+# (``introduced_in: "1.0"``), so it reads the same either way.
+_QUOTED_ONLY = re.compile(r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?").fullmatch
 
 
 def fast_value(text: str, *, max_depth: int, max_nodes: int) -> Any:
@@ -142,6 +146,7 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
     Values are counted as the event loader counts them (every value, keys not).
     """
     words, number, starts, indicators = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, _SUSPECT_STARTS, _INDICATORS
+    quoted_only = _QUOTED_ONLY
     stack: list[tuple[Any, int]] = [(root, 0)]
     count, integers = 1, False
     while stack:
@@ -161,7 +166,7 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
             kind = type(value)
             if kind is str:
                 if len(value) < 6 and value in words or value[:1] in starts and (
-                        value[0] in indicators or number(value)):
+                        value[0] in indicators or number(value) and not quoted_only(value)):
                     return None
             elif kind is dict or kind is list:
                 stack.append((value, depth + 1))

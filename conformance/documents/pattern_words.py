@@ -22,6 +22,7 @@ PATTERN_WORDS: dict[str, str] = {
     "^(ACT|TXT|HOST)-[A-Z]+-[0-9]+$": "a requirement ID such as ACT-ELIG-3",
     "^(ACT|TXT|HOST|DISC)-[A-Z]+-[0-9]+$": "a requirement ID such as ACT-ELIG-3 or DISC-LOAD-1",
     "^[^@]": "a name that does not start with @ (the loader tokens @load, @search ... are not tool names)",
+    "^[0-9]+[.][0-9]+$": "a spec version such as 1.0 or 1.1, quoted (unquoted, 1.10 would read as the number 1.1)",
     "^host_[a-z_]+$": "host_ followed by lower-case letters and underscores",
     "^[a-z_]+$": "lower-case letters and underscores",
 }

@@ -144,13 +144,22 @@ def validator(name: str) -> Any:
 
 
 def _leaf_errors(error: Any) -> Iterator[Any]:
-    """The most specific errors: follow the oneOf/anyOf branch that came closest to matching."""
+    """The most specific errors: follow the oneOf/anyOf branch that came closest to matching.
+
+    A branch whose only complaint is the value's type is set aside while another branch takes that
+    type: an extra field inside an object that may also be null is named, at its pointer.
+    """
     if not error.context:
         yield error
         return
     branches: dict[Any, list[Any]] = {}
     for child in error.context:
         branches.setdefault(child.relative_schema_path[0], []).append(child)
+    # A branch of another type entirely (null where an object was given) is no near miss: follow the others.
+    here = len(error.absolute_path)
+    fitting = {b: errs for b, errs in branches.items()
+               if not all(e.validator == "type" and len(e.absolute_path) == here for e in errs)}
+    branches = fitting or branches
     deepest = {b: max(len(e.absolute_path) for e in errs) for b, errs in branches.items()}
     best = max(deepest.values())
     candidates = [b for b, depth in deepest.items() if depth == best]

@@ -232,18 +232,20 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
 def walk(adapter: Adapter, events: Sequence[Any], observe: Callable[[Any], Mapping[str, Any]],
          differ: Callable[[int, Any, Mapping[str, Any], Any], list[Mismatch]], *,
          start: tuple[Any, Any] | None = None, opening: Any = None) -> Comparison:
-    """Send ``events`` to ``adapter`` (after ``start``, or after an ``opening`` event), comparing each answer.
+    """Send ``events`` to ``adapter`` (after ``start``, or after an ``opening`` event, or alone), comparing each answer.
 
     ``observe(event)`` is the reference's observation; ``differ(index, event, expected,
     actual)`` the mismatches (raising ImplementationFailed for an answer too malformed to
     compare). Stops at the first disagreement; an ImplementationFailed is an ``errored`` one,
-    after which the adapter is reset.
+    after which the adapter is reset. Without ``start`` and ``opening`` (a host case, whose first
+    event is a load) the first answer is the first event's.
     """
     # Asked for all at once: an implementation that takes requests ahead works while the reference does.
     answers = stream(adapter, [opening, *events] if opening is not None else events, start=start)
     try:
         try:
-            next(answers)
+            if start is not None or opening is not None:
+                next(answers)
         except ImplementationFailed as error:
             reset_quietly(adapter)
             return Comparison(disagreement=errored(None, None, error), steps=0)
@@ -259,6 +261,13 @@ def walk(adapter: Adapter, events: Sequence[Any], observe: Callable[[Any], Mappi
                 found = Disagreement(verdict=Verdict.FAILED, index=index, event=event, expected=expected,
                                      actual=actual, mismatches=tuple(mismatches))
                 return Comparison(disagreement=found, steps=index + 1)
+        try:
+            next(answers, None)  # a failure that came only with requests written ahead is raised at the end
+        except ImplementationFailed as error:
+            reset_quietly(adapter)
+            last = len(events) - 1
+            return Comparison(disagreement=errored(last if last >= 0 else None, events[-1] if events else None, error),
+                              steps=len(events))
     finally:
         answers.close()  # stopped at a disagreement: the answers already asked for are dropped
     return Comparison(disagreement=None, steps=len(events))

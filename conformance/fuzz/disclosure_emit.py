@@ -14,19 +14,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance.documents.loader import YamlDocument
 from conformance.documents.step_form import Unwritable
 from conformance.documents.step_table import key_of
 from conformance.fuzz.compare import Disagreement, Verdict
 from conformance.fuzz.disclosure_case import DisclosureCase
 from conformance.fuzz.disclosure_compare import expectation, reference_observations
-from conformance.fuzz.emit import Provenance, description, headline, title, write_checked
+from conformance.fuzz.emit import Earlier, Provenance, check_on_reference, heading, step_documents, write_checked
 from conformance.suite.attribution import StepFacts, blame
 from conformance.suite.attribution_disclosure import call_kinds, disclosure_history
 from conformance.suite.attribution_table import load_table
 from conformance.suite.disclosure_checks import option_problems
 from conformance.suite.requirements import Requirement, load_requirements
-from conformance.suite.scenario import check_scenario, parse_scenario
 from reference_impl.problems import Problem
 
 
@@ -57,47 +55,26 @@ def derive_disclosure_covers(case: DisclosureCase, found: Disagreement,
     return kept or tuple(rid for rid in table.fallback(action) if rid in admitted) or ("DISC-CAT-1",)
 
 
-def disclosure_document(case: DisclosureCase, found: Disagreement, provenance: Provenance) -> dict[str, Any]:
+def disclosure_document(case: DisclosureCase, found: Disagreement | Earlier, provenance: Provenance) -> dict[str, Any]:
     """The scenario document reproducing ``found``: ``case`` with the reference's full expectations.
 
+    ``found`` is an :class:`~conformance.fuzz.emit.Earlier` for a case of a sequence finding.
     Raises Unwritable when a model step of the case has no open request (the generator never
     makes such a case and the minimiser never returns one).
     """
     written = case.written_steps()
     if written is None:
         raise Unwritable("a model step of the case has no open request, which a scenario cannot say")
-    covers = derive_disclosure_covers(case, found)
-    steps = []
-    for index, (event, observed, (key, value)) in enumerate(zip(case.events, reference_observations(case), written)):
-        step: dict[str, Any] = {key: value}
-        if index == found.index or (found.index is None and index == 0):
-            step["note"] = f"{provenance.name}: {headline(found)}"
-            step["covers"] = list(covers)
-        step.update(expectation(event, observed))
-        steps.append(step)
-    return {
-        "id": f"fuzz-{case.digest}", "title": title(found, provenance), "description": description(case, found, provenance),
-        "source": f"pas fuzz --impl {provenance.impl} --seed {provenance.seed}", "covers": list(covers),
-        "profiles": ["disclosure"], "requires": case.requires(), "tools": [t.to_json() for t in case.tools],
-        "steps": steps,
-    }
+    covers = found.covers if isinstance(found, Earlier) else derive_disclosure_covers(case, found)
+    steps = step_documents(case.events, reference_observations(case), written, found, provenance, covers,
+                           lambda event, observed: expectation(event, observed))
+    return {**heading(case, found, provenance, covers), "profiles": ["disclosure"], "requires": case.requires(),
+            "tools": [t.to_json() for t in case.tools], "steps": steps}
 
 
 def check_disclosure_document(doc: Mapping[str, Any], case: DisclosureCase, *, path: str) -> list[Problem]:
     """Problems with a disclosure scenario document before it is written: invalid, or failing on the reference."""
-    from conformance.adapters.inprocess import reference_adapter
-    from conformance.suite.runner import run_scenario
-
-    problems = check_scenario(YamlDocument(value=dict(doc), path=path))
-    if problems:
-        return problems
-    scenario, problems = parse_scenario(YamlDocument(value=dict(doc), path=path))
-    assert scenario is not None  # checked just above
-    result = run_scenario(reference_adapter(case.declared), scenario, profiles=("disclosure",), declared=case.declared)
-    if result.outcome != "passed":
-        return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference "
-                        f"({result.reason or (result.failure and result.failure.mismatches[:1])})")]
-    return []
+    return check_on_reference(doc, path=path, profiles=("disclosure",), declared=case.declared)
 
 
 def write_disclosure_scenario(doc: Mapping[str, Any], case: DisclosureCase,

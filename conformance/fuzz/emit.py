@@ -12,7 +12,7 @@ pass on the reference, as its description says.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,8 @@ from conformance.documents.step_form import Unwritable
 from conformance.fuzz.case import Case, describe
 from conformance.fuzz.compare import Disagreement, Verdict, expectation, reference_observations, step_from
 from conformance.fuzz.covers import derive_covers
-from conformance.fuzz.disclosure_case import DisclosureCase
-from conformance.suite.scenario import Scenario, check_scenario
+from conformance.suite.scenario import Scenario, check_scenario, parse_scenario
+from reference_impl.disclosure_options import Options
 from reference_impl.engine import Engine
 from reference_impl.model import HostConfig, Profile
 from reference_impl.problems import Problem
@@ -43,6 +43,20 @@ class Provenance:
     seed: int
     text: bool  # whether text was compared (the implementation claims the text profile)
     original_steps: int = 0  # steps before shrinking
+    after: int = 0  # cases of a sequence finding that run before this one (its folder's earlier files)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Earlier:
+    """A case of a sequence finding that runs before the disagreeing one, and agrees with the reference alone.
+
+    ``position`` counts from 1; ``total`` is the number of cases in the sequence, the disagreeing
+    one included; ``covers`` are the finding's.
+    """
+
+    position: int
+    total: int
+    covers: tuple[str, ...]
 
 
 class _Dumper(yaml.SafeDumper):
@@ -107,9 +121,15 @@ def headline(found: Disagreement) -> str:
     return f"{first.where}: expected {excerpt_json(first.expected, 40)}, got {excerpt_json(actual, 40)}"
 
 
-def title(found: Disagreement, provenance: Provenance) -> str:
+def title(found: Disagreement | Earlier, provenance: Provenance) -> str:
     """The scenario title of a finding: who differs from the reference, at which step, and how."""
+    if isinstance(found, Earlier):
+        title = (f"{provenance.name}: case {found.position} of {found.total} of a sequence that disagrees only "
+                 "when run in order; this case agrees with the reference")
+        return title if len(title) <= _TITLE_MAX else title[: _TITLE_MAX - 3] + "..."
     where = "at start" if found.index is None else f"at step {found.index} ({describe(found.event)})"
+    if provenance.after:
+        where += f" after {provenance.after} earlier case{'s' if provenance.after > 1 else ''}"
     if found.verdict is Verdict.ERRORED:
         title = f"{provenance.name} errors {where}: {found.reason}"
     else:
@@ -117,18 +137,68 @@ def title(found: Disagreement, provenance: Provenance) -> str:
     return title if len(title) <= _TITLE_MAX else title[: _TITLE_MAX - 3] + "..."
 
 
-def description(case: Case | DisclosureCase, found: Disagreement, provenance: Provenance) -> str:
-    """The scenario description of a finding: how it was found, and every difference."""
+def _found_by(case: Any, provenance: Provenance) -> str:
     shrunk = f", shrunk from {provenance.original_steps} steps" if provenance.original_steps > len(case.events) else ""
-    lines = [f"Found by `pas fuzz --impl {provenance.impl} --seed {provenance.seed}`{shrunk}. Every expectation is "
-             "the reference's own observation, so this scenario passes on the reference and fails on "
-             f"{provenance.name}."]
-    if found.verdict is Verdict.ERRORED:
+    return f"Found by `pas fuzz --impl {provenance.impl} --seed {provenance.seed}`{shrunk}."
+
+
+def description(case: Any, found: Disagreement | Earlier, provenance: Provenance) -> str:
+    """The scenario description of a finding: how it was found, and every difference.
+
+    ``case`` is a case of any kind (its ``events`` are counted).
+    """
+    name = provenance.name
+    if isinstance(found, Earlier):
+        return (f"{_found_by(case, provenance)} Every expectation is the reference's own observation. This case "
+                f"agrees with the reference and with {name} on its own; it is run before case {found.total} of its "
+                f"folder, which then disagrees: {name} keeps state from one case to the next. Run the folder's "
+                "scenarios in order in one process (pas run --scenario FOLDER runs them in name order).")
+    if provenance.after:
+        earlier = "the scenario before it" if provenance.after == 1 else f"the {provenance.after} scenarios before it"
+        fails = (f"fails on {name} when {earlier} in its folder first run in the same process (pas run --scenario "
+                 f"FOLDER runs them in name order); alone it passes on {name} too: {name} keeps state from one case "
+                 "to the next.")
+    else:
+        fails = f"fails on {name}."
+    lines = [f"{_found_by(case, provenance)} Every expectation is the reference's own observation, so this scenario "
+             f"passes on the reference and {fails}"]
+    if isinstance(found, Disagreement) and found.verdict is Verdict.ERRORED:
         lines.append(f"The implementation errored: {found.reason}" + (f" ({found.detail})" if found.detail else ""))
     else:
         lines += [f"{m.where}: expected {excerpt_json(m.expected, 40)}, got {excerpt_json(m.to_json()['actual'], 40)}"
                   for m in found.mismatches]
     return "\n".join(lines)
+
+
+def heading(case: Any, found: Disagreement | Earlier, provenance: Provenance, covers: tuple[str, ...]) -> dict[str, Any]:
+    """The ``id``, ``title``, ``description``, ``source`` and ``covers`` of a finding's scenario document."""
+    return {"id": f"fuzz-{case.digest}", "title": title(found, provenance),
+            "description": description(case, found, provenance),
+            "source": f"pas fuzz --impl {provenance.impl} --seed {provenance.seed}", "covers": list(covers)}
+
+
+def noted_step(found: Disagreement | Earlier) -> int | None:
+    """The index of the step that carries the finding's note (the differing one); None for an earlier case."""
+    if isinstance(found, Earlier):
+        return None
+    return 0 if found.index is None else found.index
+
+
+def step_documents(events: Sequence[Any], observations: Sequence[Mapping[str, Any]], written: Sequence[tuple[str, Any]],
+                   found: Disagreement | Earlier, provenance: Provenance, covers: Sequence[str],
+                   expect: Callable[[Any, Mapping[str, Any]], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each step as the step table writes it with ``expect(event, observed)``'s expectations; the differing
+    step also carries the finding's note and covers."""
+    noted = noted_step(found)
+    steps = []
+    for index, (event, observed, (key, value)) in enumerate(zip(events, observations, written)):
+        step: dict[str, Any] = {key: value}
+        if index == noted and isinstance(found, Disagreement):
+            step["note"] = f"{provenance.name}: {headline(found)}"
+            step["covers"] = list(covers)
+        step.update(expect(event, observed))
+        steps.append(step)
+    return steps
 
 
 def _host_before(case: Case, index: int | None) -> HostConfig:
@@ -139,34 +209,26 @@ def _host_before(case: Case, index: int | None) -> HostConfig:
     return reference.state.host
 
 
-def scenario_document(case: Case, found: Disagreement, provenance: Provenance) -> dict[str, Any]:
+def scenario_document(case: Case, found: Disagreement | Earlier, provenance: Provenance) -> dict[str, Any]:
     """The scenario document reproducing ``found``: ``case`` with the reference's full expectations.
 
-    Raises Unwritable when no scenario file can say ``case`` (a conversation going back to no
-    adapter); the generator never makes such a case and the minimiser never returns one.
+    ``found`` is an :class:`Earlier` for a case of a sequence finding written only to run before
+    the disagreeing one. Raises Unwritable when no scenario file can say ``case`` (a conversation
+    going back to no adapter); the generator never makes such a case and the minimiser never returns one.
     """
     written = case.written_steps()
     if written is None:
         raise Unwritable("a conversation of the case goes back to having no adapter, which a scenario cannot say")
-    covers = derive_covers(case, found, _host_before(case, found.index))
-    observations = reference_observations(case, text=provenance.text)
-    steps = []
-    for index, (event, observed, (key, value)) in enumerate(zip(case.events, observations, written)):
-        step: dict[str, Any] = {key: value}
-        if index == found.index or (found.index is None and index == 0):
-            step["note"] = f"{provenance.name}: {headline(found)}"
-            step["covers"] = list(covers)
-        step.update(expectation(event, observed, text=provenance.text))
-        steps.append(step)
-    text_only = found.verdict is Verdict.FAILED and all(m.field == "text" for m in found.mismatches)
-    doc: dict[str, Any] = {
-        "id": f"fuzz-{case.digest}",
-        "title": title(found, provenance),
-        "description": description(case, found, provenance),
-        "source": f"pas fuzz --impl {provenance.impl} --seed {provenance.seed}",
-        "covers": list(covers),
-    }
-    if text_only:
+    if isinstance(found, Earlier):
+        covers = found.covers
+    else:
+        covers = derive_covers(case, found, _host_before(case, found.index))
+    steps = step_documents(case.events, reference_observations(case, text=provenance.text), written, found, provenance,
+                           covers, lambda event, observed: expectation(event, observed, text=provenance.text))
+    text_only = (isinstance(found, Disagreement) and found.verdict is Verdict.FAILED
+                 and all(m.field == "text" for m in found.mismatches))
+    doc = heading(case, found, provenance, covers)
+    if text_only or (isinstance(found, Earlier) and provenance.text):
         doc["profiles"] = [Profile.ACTIVATION.value, Profile.TEXT.value]
     doc["plugins"] = [m.to_json() for m in case.plugins]
     doc["host"] = host_document(case.host)
@@ -200,6 +262,25 @@ def check_document(doc: Mapping[str, Any], case: Case, *, path: str, text_profil
     result = run_scenario(reference_adapter(), _scenario(doc, case, path), profiles=profiles)
     if result.outcome != "passed":
         return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference")]
+    return []
+
+
+def check_on_reference(doc: Mapping[str, Any], *, path: str, profiles: Sequence[str],
+                       declared: Options | None = None) -> list[Problem]:
+    """Problems with a finding's document before it is written: not a valid scenario, or not passing on the
+    reference (under ``declared``, the disclosure options the case ran under) with ``profiles`` claimed."""
+    from conformance.adapters.inprocess import reference_adapter
+    from conformance.suite.runner import run_scenario
+
+    problems = check_scenario(YamlDocument(value=dict(doc), path=path))
+    if problems:
+        return problems
+    scenario, problems = parse_scenario(YamlDocument(value=dict(doc), path=path))
+    assert scenario is not None  # checked just above
+    result = run_scenario(reference_adapter(declared), scenario, profiles=profiles, declared=declared)
+    if result.outcome != "passed":
+        return [Problem(code="fuzz-emit", pointer="", message=f"the scenario {result.outcome} on the reference "
+                        f"({result.reason or (result.failure and result.failure.mismatches[:1])})")]
     return []
 
 

@@ -9,18 +9,21 @@ a Hypothesis draw, so the state machine keeps Hypothesis' shrinking. The standar
 only: no Hypothesis import here.
 
 What the tables reach is everything a scenario file can say about the activation profile:
-every ``allow_sleep`` x brief (empty, ASCII and Unicode white space, text padded with it,
-characters one language trims and another does not) x built-in x injects x support_adapter,
-``plugin_activation`` among them with any of those eligibility fields (ACT-ELIG-8);
-host configs with plugins left out or disabled, an unknown entry, every strategy, the
-scheduler off; runs and calls in four conversations, two of them starting on chat adapters,
-runs that move a conversation to another adapter (ACT-STATE-7), calls made on another
-adapter than their conversation's; call names
-with surrounding white space, in another case, empty or unknown; ``rounds`` of every JSON
-type (non-ASCII strings included); strategy changes to every valid value, unknown strings and non-strings; enable and
-disable (also of unknown modules and of ``plugin_activation``); the scheduler switch;
-restarts. Values that find bugs come more often (sleep-eligible plugins, the main
-conversation, everyday rounds), but every row stays possible.
+plugins of every shape :mod:`conformance.fuzz.plugin_shapes` describes (module names in both
+cases, of one and of 64 characters, sorting around ``plugin_activation``; display names
+unlike them; none to three methods with every kind of description; briefs of every White_Space
+character and of characters some language's trim removes) x every ``allow_sleep`` x built-in x
+injects x support_adapter, ``plugin_activation`` among them with any of those eligibility
+fields (ACT-ELIG-8); host configs with plugins left out or disabled, an unknown entry, every
+strategy (so every brief under every strategy), the scheduler off; runs and calls in four
+conversations, two of them starting on chat adapters, runs that move a conversation to another
+adapter (ACT-STATE-7), calls made on another adapter than their conversation's; call names
+with surrounding white space, in another case, in full-width forms, empty, unknown or full of
+XML specials; ``rounds`` of every JSON type (non-ASCII strings included); strategy changes to
+every valid value, unknown strings and non-strings; enable and disable (also of unknown modules
+and of ``plugin_activation``); the scheduler switch; restarts. Values that find bugs come more
+often (sleep-eligible plugins, the main conversation, everyday rounds), but every row stays
+possible.
 """
 
 from __future__ import annotations
@@ -33,6 +36,15 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from conformance.fuzz.case import CONVERSATIONS, MAIN, Case
+from conformance.fuzz.plugin_shapes import (
+    BRIEFS,
+    NAME_SETS,
+    NAMES,
+    manifest,
+    pick_brief,
+    pick_descriptions,
+    pick_display_name,
+)
 from reference_impl.events import (
     OMITTED,
     Activate,
@@ -45,29 +57,28 @@ from reference_impl.events import (
     SetStrategy,
     StartRun,
 )
-from reference_impl.model import HostConfig, Manifest, Method, MethodKind, Strategy
+from reference_impl.model import HostConfig, Manifest, Strategy
 
 T = TypeVar("T")
 Choose = Callable[[Sequence[Any]], Any]  # picks one item of a table
 
-NAMES: Final = ("alpha", "beta", "gamma", "theta")  # theta sorts after plugin_activation
+__all__ = ["BRIEFS", "NAMES", "NAME_SETS", "build_case", "build_event", "build_host", "build_plugins", "generate_case",
+           "manifest", "scheduler_manifest", "targets"]
+
 SCHEDULER: Final = "plugin_activation"
 UNKNOWN: Final = "ghost"  # named in calls, enabled lists and admin steps, never installed
+#: A called name no plugin has, full of what a reply sentence must not escape (TXT-REPLY-9).
+MARKUP_NAME: Final = "<b>&\"it's\"</b>"
 MAX_STEPS: Final = 40
 ALLOW_SLEEP: Final = (True, None, False)
-#: Sleep briefs: text; empty; blank (ASCII, then Unicode White_Space only: U+3000, U+00A0,
-#: U+2028, U+0085 ...); text padded with white space; text that the text profile must
-#: XML-escape; and two non-blank briefs made of a character outside White_Space that
-#: JavaScript's trim (U+FEFF) or Python's strip (U+001F) removes.
-BRIEFS: Final = (
-    "Reads the weather. Activate for forecasts.", "", " \t\n", "\u3000\u00a0\u2028", "\u0085\u2029\u202f\u1680\u2003",
-    "\u3000 查天气：需要预报时激活。\u00a0\n", 'Finds <news> & "quotes" for you.', "\ufeff", "\u001f",
-)
+#: ``allow_sleep`` of a generated plugin, weighted: a sleep-eligible plugin more than half the time.
+ALLOW_SLEEP_CHOICES: Final = (True,) * 3 + ALLOW_SLEEP
 SUPPORT_ADAPTER: Final = ((), ("onebot_v11",), ("discord", "onebot_v11"))
 #: The rounds argument: omitted, then one of every JSON type and every edge: null, clamped
-#: integers, bounds, huge integers, floats (integral too), numeric strings, booleans, a list, an object.
-ROUNDS: Final = (OMITTED, None, 0, -1, 1, 2, 3, 19, 20, 21, 10**20, -(10**20), 2.5, 3.0, 1e300, "3", " 3", "三", True, False,
-                 [3], {"rounds": 3})
+#: integers, bounds, integers beyond 32 and 64 bits, floats (integral too), numeric strings,
+#: booleans, a list, an object.
+ROUNDS: Final = (OMITTED, None, 0, -1, 1, 2, 3, 19, 20, 21, 10**10, 10**20, -(10**20), 2.5, 3.0, 1e300, "3", " 3", "三",
+                 True, False, [3], {"rounds": 3})
 #: Strategy values an admin sets at run time: the valid ones, unknown and near-miss strings, non-strings.
 STRATEGY_VALUES: Final = ("auto", "allow_sleep", "forbid_sleep", "sometimes", "AUTO", " auto", "", None, 1, True,
                           ["auto"], {"auto": True})
@@ -75,8 +86,6 @@ STRATEGY_VALUES: Final = ("auto", "allow_sleep", "forbid_sleep", "sometimes", "A
 STRATEGY_CHOICES: Final = ("auto", "allow_sleep", "forbid_sleep") * 3 + STRATEGY_VALUES
 HOST_STRATEGIES: Final = (None, Strategy.AUTO, Strategy.ALLOW_SLEEP, Strategy.FORBID_SLEEP)
 
-#: (allow_sleep, sleep_brief) rows, weighted: a sleep-eligible plugin more than half the time.
-ELIGIBILITY_ROWS: Final = tuple(itertools.product((True,) * 3 + ALLOW_SLEEP, BRIEFS[:1] * 5 + BRIEFS))
 #: (builtin, injects_prompt, support_adapter) rows.
 FLAG_ROWS: Final = tuple(itertools.product((False, True), (False, True), SUPPORT_ADAPTER[:1] * 2 + SUPPORT_ADAPTER))
 SHAPES: Final = tuple(itertools.product(range(1, len(NAMES) + 1), (False, True)))  # plugin count, scheduler installed
@@ -100,22 +109,14 @@ HEADS: Final = (
     + (("set_strategy", None),) * 10 + (("enable", None),) * 7 + (("disable", None),) * 7
     + (("set_scheduler", False),) * 5 + (("set_scheduler", True),) * 5 + (("restart", None),) * 8
 )
+#: Whether the next steps are a motif (:func:`paused_change`) rather than one step drawn alone.
+MOTIFS: Final = (False,) * 99 + (True,)
 #: Every edge value once, the everyday ones twice more: most calls should leave a counter behind.
 ROUNDS_ARGUMENTS: Final = (*ROUNDS, *(OMITTED, 1, 2, 3, 5, 1, 2, 20, 19) * 2)
-#: How an installed name is mangled in a call: surrounding (Unicode) white space, another case.
-NAME_DECORATIONS: Final = (" {}", "{}\t", "\u3000{}", "{} \u00a0", str.upper)
-
-
-@functools.cache
-def manifest(name: str, *, allow_sleep: bool | None = True, brief: str = BRIEFS[0], builtin: bool = False,
-             injects: bool = False, support_adapter: tuple[str, ...] = ()) -> Manifest:
-    """A small plugin manifest with one tool method, the given eligibility fields and flags."""
-    return Manifest(
-        name=name.replace("_", " ").title(), module_name=name, version="1.0.0", description=f"The {name} test plugin.",
-        methods=(Method(name=f"use_{name}", kind=MethodKind.TOOL, description=f"Use {name}."),),
-        allow_sleep=allow_sleep, sleep_brief=brief, builtin=builtin, injects_prompt=injects,
-        support_adapter=support_adapter,
-    )
+_FULL_WIDTH: Final = {c: c + 0xFEE0 for c in range(0x21, 0x7F)}  # ASCII -> FULLWIDTH FORMS (NFKC maps them back)
+#: How an installed name is mangled in a call: surrounding (Unicode) white space, another case, full width.
+NAME_DECORATIONS: Final = (" {}", "{}\t", "\u3000{}", "{} \u00a0", str.upper, str.swapcase,
+                           lambda name: name.translate(_FULL_WIDTH))
 
 
 def scheduler_manifest(*, allow_sleep: bool | None = False, brief: str = "") -> Manifest:
@@ -140,22 +141,26 @@ def targets(names: tuple[str, ...]) -> Targets:
     """The target tables for plugins called ``names`` (cached: a few plugin sets recur all the time)."""
     mangled = tuple(d.format(n) if isinstance(d, str) else d(n) for n in names if n != SCHEDULER
                     for d in NAME_DECORATIONS)
-    calls = (*names * 8, *mangled, UNKNOWN, UNKNOWN, "")
+    calls = (*names * 8, *mangled, UNKNOWN, UNKNOWN, "", MARKUP_NAME)
     extra = (UNKNOWN,) if SCHEDULER in names else (UNKNOWN, SCHEDULER)
     return Targets(calls=calls, admin=(*names * 3, *extra))
 
 
 def build_plugins(choose: Choose, max_plugins: int = len(NAMES)) -> tuple[Manifest, ...]:
-    """One to ``max_plugins`` plugins named alpha, beta, ..., sometimes with ``plugin_activation``."""
+    """One to ``max_plugins`` plugins named by one of :data:`NAME_SETS`, sometimes with ``plugin_activation``.
+
+    Each has a display name, methods and a brief of :mod:`conformance.fuzz.plugin_shapes`'s tables.
+    """
     count, with_scheduler = choose(SHAPES)
     plugins = []
-    for name in NAMES[: min(count, max_plugins)]:
-        (allow, brief), (builtin, injects, support) = choose(ELIGIBILITY_ROWS), choose(FLAG_ROWS)
-        plugins.append(manifest(name, allow_sleep=allow, brief=brief, builtin=builtin, injects=injects,
-                                support_adapter=support))
+    for index, name in enumerate(choose(NAME_SETS)[: min(count, max_plugins)]):
+        allow, sleep_brief = choose(ALLOW_SLEEP_CHOICES), pick_brief(choose)
+        builtin, injects, support = choose(FLAG_ROWS)
+        plugins.append(manifest(name, allow_sleep=allow, brief=sleep_brief, builtin=builtin, injects=injects,
+                                support_adapter=support, display=pick_display_name(choose, name, index),
+                                descriptions=pick_descriptions(choose)))
     if with_scheduler:
-        allow, brief = choose(ELIGIBILITY_ROWS)
-        plugins.append(scheduler_manifest(allow_sleep=allow, brief=brief))
+        plugins.append(scheduler_manifest(allow_sleep=choose(ALLOW_SLEEP_CHOICES), brief=pick_brief(choose)))
     return tuple(plugins)
 
 
@@ -206,13 +211,39 @@ def build_event(choose: Choose, names: tuple[str, ...], adapters: dict[str, str 
     return (Enable if kind == "enable" else Disable)(module_name=choose(targets(names).admin))
 
 
+def paused_change(choose: Choose, names: tuple[str, ...], adapter: str | None = None) -> tuple[Event, ...]:
+    """A motif of seven steps no step-by-step draw is likely to make: a plugin activated, the scheduler
+    switched off, the plugin disabled or made ineligible, a run, the change undone, the scheduler back, a run.
+
+    While the scheduler is off a run neither reads nor changes counters (ACT-SCHED-2): the
+    activation must still be there at the end. Everything happens in ``main``, on ``adapter`` (its adapter so far).
+    """
+    target = choose([n for n in names if n != SCHEDULER] or [UNKNOWN])
+    change, undo = choose(((Disable(module_name=target), Enable(module_name=target)),
+                           (SetStrategy(module_name=target, strategy="forbid_sleep"),
+                            SetStrategy(module_name=target, strategy="auto"))))
+    run = StartRun(conversation=MAIN, adapter=adapter)
+    return (Activate(conversation=MAIN, module_name=target, rounds=choose((OMITTED, 3, 5)), adapter=adapter),
+            SetScheduler(enabled=False),
+            change, run, undo, SetScheduler(enabled=True), run)
+
+
 def build_case(choose: Choose, steps: int, max_plugins: int = len(NAMES)) -> Case:
-    """A whole case: plugins, a host config over them and ``steps`` events."""
+    """A whole case: plugins, a host config over them and ``steps`` events.
+
+    Now and then (:data:`MOTIFS`) a run of steps is a motif rather than steps drawn one by one.
+    """
     plugins = build_plugins(choose, max_plugins)
     host = build_host(choose, plugins)
     names = tuple(m.module_name for m in plugins)
     adapters = dict(CONVERSATIONS)
-    return Case(plugins=plugins, host=host, events=tuple(build_event(choose, names, adapters) for _ in range(steps)))
+    events: list[Event] = []
+    while len(events) < steps:
+        if choose(MOTIFS):
+            events += paused_change(choose, names, adapters[MAIN])
+        else:
+            events.append(build_event(choose, names, adapters))
+    return Case(plugins=plugins, host=host, events=tuple(events[:steps]))
 
 
 def generate_case(seed: int, steps: int, max_plugins: int = len(NAMES)) -> Case:

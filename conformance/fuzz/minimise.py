@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 from conformance.fuzz.case import MAIN, Case, in_conversation
-from conformance.fuzz.generate import NAMES, UNKNOWN, manifest
+from conformance.fuzz.generate import NAMES, SCHEDULER, UNKNOWN
+from conformance.fuzz.plugin_shapes import CLASSIC_BRIEF, PLAIN_DESCRIPTION, descriptions_of, reshaped, title
 from reference_impl.events import OMITTED, Activate, Event, Extend
 
 
@@ -77,19 +78,35 @@ def _plainer_plugins(case: Case) -> Iterator[Case]:
             yield replace(case, plugins=case.plugins[:index] + (simpler,) + case.plugins[index + 1:], host=host)
 
 
+def _plainer_shapes(case: Case) -> Iterator[Case]:
+    """Each plugin with a method fewer, a plain description, its title as display name, or the classic brief."""
+    for index, plugin in enumerate(case.plugins):
+        if plugin.module_name == SCHEDULER:
+            continue
+        shapes: list[dict[str, Any]] = []
+        descriptions = descriptions_of(plugin)
+        shapes += [{"descriptions": descriptions[:at] + descriptions[at + 1:]} for at in range(len(descriptions))]
+        shapes += [{"descriptions": descriptions[:at] + (PLAIN_DESCRIPTION,) + descriptions[at + 1:]}
+                   for at, text in enumerate(descriptions) if text != PLAIN_DESCRIPTION]
+        if plugin.name != title(plugin.module_name):
+            shapes.append({"display": None})
+        if plugin.sleep_brief != CLASSIC_BRIEF:
+            shapes.append({"brief": CLASSIC_BRIEF})
+        for shape in shapes:
+            simpler = reshaped(plugin, **shape)
+            yield replace(case, plugins=case.plugins[:index] + (simpler,) + case.plugins[index + 1:])
+
+
 def _earlier_names(case: Case) -> Iterator[Case]:
-    """Plugins renamed to the first free name of alpha, beta, ...: "alpha" reads simpler than "theta"."""
+    """Plugins renamed to the first free name of alpha, beta, ...: "alpha" reads simpler than "theta" or "Plugin_b"."""
     taken = {m.module_name for m in case.plugins}
     for plugin in case.plugins:
-        if plugin.module_name not in NAMES:
+        if plugin.module_name == SCHEDULER:
             continue
-        for name in NAMES[: NAMES.index(plugin.module_name)]:
-            if name not in taken:
-                renamed = manifest(name, allow_sleep=plugin.allow_sleep, brief=plugin.sleep_brief,
-                                   builtin=plugin.builtin, injects=plugin.injects_prompt,
-                                   support_adapter=plugin.support_adapter)
-                yield case.renamed(plugin.module_name, name, renamed)
-                break
+        earlier = NAMES[: NAMES.index(plugin.module_name)] if plugin.module_name in NAMES else NAMES
+        name = next((n for n in earlier if n not in taken), None)
+        if name is not None:
+            yield case.renamed(plugin.module_name, name, reshaped(plugin, name=name))
 
 
 def candidates(case: Case) -> Iterator[Case]:
@@ -99,6 +116,7 @@ def candidates(case: Case) -> Iterator[Case]:
     yield from _plainer_host(case)
     yield from _plainer_events(case)
     yield from _plainer_plugins(case)
+    yield from _plainer_shapes(case)
     yield from _earlier_names(case)
 
 

@@ -36,9 +36,18 @@ def _finding_lines(result: FuzzResult) -> list[str]:
         if len(found.mismatches) > _SHOWN_MISMATCHES:
             lines.append(f"    ... and {len(found.mismatches) - _SHOWN_MISMATCHES} more differences")
     steps = len(finding.case.events)
-    if not finding.reproducible:
-        lines.append(f"  the case did not disagree again when replayed (a flaky implementation?); {steps} steps, unshrunk")
-    elif finding.original_steps > steps:
+    if finding.before:
+        count = len(finding.before)
+        lines.append(f"  only after {count} earlier case{'s' if count > 1 else ''} ({sum(len(c.events) for c in finding.before)} "
+                     "steps): replayed alone, in a fresh implementation, the case agrees; state is kept from one case "
+                     "to the next")
+    if finding.disagreed == 0:
+        lines.append(f"  the case did not disagree again in {finding.replays} replays (a flaky implementation?); "
+                     f"{steps} steps, unshrunk")
+    elif finding.flaky:
+        lines.append(f"  flaky: the case disagreed in {finding.disagreed} of {finding.replays} replays; "
+                     "the same requests do not always get the same answers")
+    if finding.disagreed and finding.original_steps > steps:
         lines.append(f"  shrunk from {finding.original_steps} to {steps} steps")
     return lines
 
@@ -55,6 +64,8 @@ def render(result: FuzzResult, *, impl: str, written: Path | None = None, proble
         error = result.hello_error
         detail = f"\n    {error.detail}" if error.detail else ""
         return f"pas fuzz: {impl} errored before any case ({error.kind}): {error.reason}{detail}\n"
+    if result.nothing_to_test is not None:
+        return f"pas fuzz: nothing to test: {name}: {result.nothing_to_test}\n"
     if result.finding is None:
         stopped = "interrupted after" if result.interrupted else "no disagreement in"
         compared = "structured view and text" if result.text else "structured view"
@@ -63,7 +74,8 @@ def render(result: FuzzResult, *, impl: str, written: Path | None = None, proble
     verdict = "errored" if result.finding.disagreement.verdict is Verdict.ERRORED else "disagrees with the reference"
     lines = [f"pas fuzz: {name} {verdict} ({_numbers(result)})", *_finding_lines(result)]
     if written is not None:
-        lines.append(f"  wrote {written}")
+        files = f" ({len(list(written.glob('*.yaml')))} scenarios, to be run in name order)" if written.is_dir() else ""
+        lines.append(f"  wrote {written}{files}")
         if confirmed is not None and confirmed not in ("failed", "errored"):
             lines.append(f"  warning: the scenario {confirmed} when run again on {name}")
         lines.append(f"  reproduce: pas run --impl '{impl}' --scenario {written}")

@@ -167,9 +167,10 @@ def scheduler_state_machine(implementation: Callable[[], Any] | str, *, settings
     """A state machine class checking ``implementation`` against the reference; use its ``TestCase``.
 
     ``settings`` become the TestCase's Hypothesis settings; ``profiles`` narrows what is
-    compared (default: every profile the implementation claims). Plugins are named
-    alpha ... delta, as in ``pas fuzz``. Raises BadImplementation (from the adapter
-    selection) only for an ``--impl`` string that names nothing usable, on first use.
+    compared (default: every profile the implementation claims). Plugins are drawn from the
+    tables ``pas fuzz`` uses (:mod:`conformance.fuzz.plugin_shapes`); the machine's steps are
+    activation events. Raises BadImplementation (from the adapter selection) only for an
+    ``--impl`` string that names nothing usable, on first use.
     """
     machine = type("SchedulerAgainstReference", (SchedulerAgainstReference,),
                    {"shared": _Shared(implementation, profiles), "__doc__": SchedulerAgainstReference.__doc__})

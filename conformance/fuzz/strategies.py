@@ -22,9 +22,9 @@ from conformance.fuzz.generate import (
     ALLOW_SLEEP,
     BRIEFS,
     CONVERSATION_CHOICES,
-    ELIGIBILITY_ROWS,
     FLAG_ROWS,
     MAX_STEPS,
+    NAME_SETS,
     NAMES,
     ROUNDS,
     ROUNDS_ARGUMENTS,
@@ -37,7 +37,7 @@ from reference_impl.events import Event
 from reference_impl.model import HostConfig, Manifest
 
 __all__ = [
-    "ALLOW_SLEEP", "BRIEFS", "ELIGIBILITY_ROWS", "FLAG_ROWS", "MAX_STEPS", "NAMES", "ROUNDS", "STRATEGY_VALUES",
+    "ALLOW_SLEEP", "BRIEFS", "FLAG_ROWS", "MAX_STEPS", "NAMES", "NAME_SETS", "ROUNDS", "STRATEGY_VALUES",
     "UNKNOWN", "cases", "conversations", "events", "host_configs", "manifest", "plugin_sets", "rounds_arguments",
     "scheduler_manifest", "seeded_cases", "strategy_values", "targets", "worlds",
 ]

@@ -85,27 +85,33 @@ def color_for(passed: int, claimed: int) -> str:
     return next((color for floor, color in _RATE_COLORS if rate >= floor), "red")
 
 
-def make_badge(tallies: Iterable[Tally], *, said_hello: bool = True, interrupted: bool = False) -> Badge:
-    """The badge for these tallies; a failed hello or an interrupted run says so instead of counting."""
+def make_badge(tallies: Iterable[Tally], *, said_hello: bool = True, interrupted: bool = False,
+               spec_version: str = "") -> Badge:
+    """The badge for these tallies; a failed hello or an interrupted run says so instead of counting.
+
+    The label names the spec version run (``PAS 1.1``), or is ``PAS`` when ``spec_version`` is ''.
+    """
+    label = f"{LABEL} {spec_version}" if spec_version else LABEL
     if interrupted:
-        return Badge(label=LABEL, message="interrupted", color="lightgrey")
+        return Badge(label=label, message="interrupted", color="lightgrey")
     if not said_hello:
-        return Badge(label=LABEL, message="hello failed", color="red", is_error=True)
+        return Badge(label=label, message="hello failed", color="red", is_error=True)
     rows = [t for t in tallies if t.claimed]
     if not rows:
-        return Badge(label=LABEL, message="no scenarios", color="lightgrey")
+        return Badge(label=label, message="no scenarios", color="lightgrey")
     passed, claimed = sum(t.passed for t in rows), sum(t.claimed for t in rows)
     if len(rows) == 1:
         message = f"{passed}/{claimed} passed"
     else:
         message = " · ".join(f"{t.profile} {t.passed}/{t.claimed}" for t in rows)
-    return Badge(label=LABEL, message=message, color=color_for(passed, claimed))
+    return Badge(label=label, message=message, color=color_for(passed, claimed))
 
 
 def badge_of_run(run: RunResult) -> Badge:
     """The badge of a finished run."""
     entries = ((r.outcome.value, r.profiles) for r in run.results)
-    return make_badge(tally(entries, run.profiles), said_hello=run.info is not None, interrupted=run.interrupted)
+    return make_badge(tally(entries, run.profiles), said_hello=run.info is not None, interrupted=run.interrupted,
+                      spec_version=run.spec_version)
 
 
 def endpoint_json(badge: Badge) -> str:

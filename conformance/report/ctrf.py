@@ -105,6 +105,7 @@ def render(run: RunResult, *, color: bool = False, now: float | None = None) -> 
     """The CTRF document of ``run``; ``color`` is ignored, ``now`` (seconds since the epoch) is for tests."""
     extra: dict[str, Any] = {
         "implementation": run.info.to_json() if run.info else None, "profiles": list(run.profiles),
+        "spec_version": run.spec_version,
         "requirements": {t.requirement.id: t.status.value for t in run.summary.requirements},
         "interrupted": run.interrupted, "stopped": run.stop.to_json() if run.stop else None,
     }

@@ -22,6 +22,8 @@ Every line is a JSON object with a ``type``:
     implementation            {name, version, language, profiles, disclosure?} or null (hello
                               failed); disclosure: the options it declares
     profiles                  the profiles under test
+    spec_version              the spec version run (major.minor): its scenarios ran and
+                              only its requirements are listed and judged
     total, counts             scenarios, and how many ended with each outcome
     requirements              {id: {level, profile, title, status, passed, failed, errored,
                               skipped, xfailed, stale, declined_by?}}; status passed | failed |

@@ -19,8 +19,8 @@ from conformance.report.text import error_text, failure_text, headline
 from conformance.suite.results import Outcome, RequirementStatus, RunResult, ScenarioResult
 
 _PROFILE_ORDER = ("disclosure", "host", "text", "activation")
-# XML 1.0 cannot hold most control characters; an implementation's garbage may contain them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# XML 1.0 cannot hold most control characters, nor lone surrogates; an implementation's garbage may contain them.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:
@@ -54,8 +54,11 @@ def _suite(parent: ET.Element, name: str, results: Sequence[ScenarioResult], run
                           failures=str(count[Outcome.FAILED] + count[Outcome.STALE]), errors=str(count[Outcome.ERRORED]),
                           skipped=str(count[Outcome.SKIPPED] + count[Outcome.XFAILED]),
                           time=f"{sum(r.duration for r in results):.6f}")
-    if run.info is not None:
+    if run.spec_version or run.info is not None:
         properties = ET.SubElement(suite, "properties")
+    if run.spec_version:
+        ET.SubElement(properties, "property", name="spec_version", value=run.spec_version)
+    if run.info is not None:
         for key, value in run.info.to_json().items():
             text = ", ".join(value) if isinstance(value, list) else _options(value) if isinstance(value, dict) else str(value)
             ET.SubElement(properties, "property", name=f"implementation.{key}", value=_clean(text))

@@ -45,7 +45,8 @@ def render(run: RunResult, *, color: bool = False) -> str:
     """The markdown report; ``color`` is ignored."""
     info = run.info
     who = f"{info.name} {info.version} ({info.language})" if info else "the implementation (hello failed)"
-    lines = [f"# PAS conformance: {_cell(who)}", "", f"Profiles: {', '.join(run.profiles)}. {summary_line(run)}", ""]
+    spec = f"Spec {run.spec_version}. " if run.spec_version else ""
+    lines = [f"# PAS conformance: {_cell(who)}", "", f"{spec}Profiles: {', '.join(run.profiles)}. {summary_line(run)}", ""]
     lines += _tables(run)
     problems = [r for r in run.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED, Outcome.STALE)]
     if problems:

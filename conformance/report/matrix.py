@@ -50,6 +50,7 @@ class ImplementationRun:
     counts: Mapping[str, int] = field(default_factory=dict)
     said_hello: bool = True  # False when the summary names no implementation (hello failed)
     interrupted: bool = False
+    spec_version: str = ""  # the spec version run ('' in a report written before versions were recorded)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,6 +172,7 @@ def _run_of(results: Mapping[str, Mapping[str, Any]], summary: Mapping[str, Any]
         verdicts=verdicts, requirements=_requirements(summary),
         counts={o: sum(c.outcome == o for c in cells.values()) for o in OUTCOMES},
         said_hello=bool(info) or not summary, interrupted=summary.get("interrupted") is True,
+        spec_version=str(summary.get("spec_version") or ""),
     )
 
 

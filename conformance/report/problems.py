@@ -34,6 +34,8 @@ def render(outcome: Validation, fmt: str, *, color: bool = False, strict: bool =
     if fmt == "text":
         return render_text(outcome, color=color, quiet=quiet)
     if fmt == "json":
+        from conformance.report.problems_json import render_json
+
         return render_json(outcome, exit_code=exit_code)
     if fmt == "github":
         return render_github(outcome, quiet=quiet)
@@ -78,29 +80,6 @@ def render_text(outcome: Validation, *, color: bool = False, quiet: bool = False
     if not quiet:
         lines.append(summary(outcome))
     return "".join(line + "\n" for line in lines)
-
-
-def problem_json(problem: Problem) -> dict:
-    """A problem as JSON, with the URL of its code's docs page."""
-    from conformance.validate.lint.registry import RULES
-
-    doc = problem.to_json()
-    rule = RULES.get(problem.code)
-    doc["docs"] = rule.docs_url if rule else None
-    return doc
-
-
-def render_json(outcome: Validation, *, exit_code: int | None = None) -> str:
-    """One JSON object: version, summary counts (with the command's ``exit_code``, null if none) and every problem."""
-    import json
-
-    doc = {
-        "version": 1,
-        "summary": {**outcome.counts, "files": outcome.files, "documents": outcome.documents,
-                    "skipped": outcome.skipped, "exit_code": exit_code},
-        "problems": [problem_json(p) for p in outcome.problems],
-    }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
 def _escape_data(text: str) -> str:

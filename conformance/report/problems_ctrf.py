@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from conformance.report.ctrf import dumps, envelope
-from conformance.report.problems import problem_json
+from conformance.report.problems_json import problem_json
 from conformance.report.problems_junit import grouped
 from reference_impl.problems import Problem, Severity
 

@@ -3,7 +3,11 @@
 JSON lines are written (and flushed) as each scenario finishes, so a run that is killed
 outright still leaves every finished result behind, and memory does not grow with the
 report. The other formats need the whole run, so they are rendered once at the end; the
-runner returns even when stopped, so they are written on every path that returns.
+runner returns even when stopped, so they are written on every path that returns. A report
+file is put in place whole when the run ends (:mod:`conformance.report.atomic`): two runs
+writing one path leave one valid report, and a run killed outright leaves its finished results
+in ``.<name>.<pid>.<random>.partial`` beside it. Text the output cannot encode (a lone surrogate an
+implementation sent) is written as a backslash escape, never a traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import sys
 from typing import IO
 
 from conformance.report import render
+from conformance.report.atomic import AtomicText
 from conformance.report.jsonl import dumps, summary_json
 from conformance.suite.results import RunResult, ScenarioResult
 
@@ -22,6 +27,7 @@ class ReportSink:
     def __init__(self, fmt: str, output: str | None, *, color: bool = False, command: str = "run") -> None:
         self.fmt, self.output, self.color, self.command = fmt, output, color, command
         self._stream: IO[str] | None = None
+        self._file = AtomicText(output) if output is not None else None
         self.error: str | None = None
 
     @property
@@ -31,11 +37,11 @@ class ReportSink:
 
     def open(self) -> bool:
         """Open the output file (before the run, so a bad path costs nothing); False after saying why."""
-        if self.output is None:
+        if self._file is None:
             self._stream = sys.stdout
             return True
         try:
-            self._stream = open(self.output, "w", encoding="utf-8")
+            self._stream = self._file.open()
         except OSError as error:
             self._fail(error)
             return False
@@ -50,7 +56,11 @@ class ReportSink:
         if self._stream is None or self.error is not None:
             return
         try:
-            self._stream.write(text)
+            try:
+                self._stream.write(text)
+            except UnicodeEncodeError:  # standard output with strict errors: escape what it cannot hold
+                encoding = getattr(self._stream, "encoding", None) or "utf-8"
+                self._stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
             self._stream.flush()
         except OSError as error:
             self._fail(error)
@@ -69,9 +79,12 @@ class ReportSink:
             self._write(dumps(summary_json(run, exit_code)) + "\n")
         else:
             self._write(render(run, self.fmt, color=self.color))
-        if self._stream is not None and self._stream is not sys.stdout:
+        if self._file is not None:
             try:
-                self._stream.close()
+                if self.error is None:
+                    self._file.commit()
             except OSError as error:
                 self._fail(error)
+            finally:
+                self._file.abandon()
         return self.error is None

@@ -7,11 +7,14 @@ other reporters and by the pytest plugin.
 from __future__ import annotations
 
 import difflib
+import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from conformance.adapters.implementation import UNATTRIBUTED_KINDS
 from conformance.documents.excerpt import excerpt_json
 from conformance.suite.expectations import Mismatch
 from conformance.suite.results import Outcome, RequirementStatus, RunResult, ScenarioResult
@@ -21,9 +24,6 @@ _COLORS = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
 _OUTCOME_COLOR = {Outcome.FAILED: "red", Outcome.ERRORED: "red", Outcome.STALE: "red",
                   Outcome.XFAILED: "yellow", Outcome.SKIPPED: "yellow", Outcome.PASSED: "green"}
 _MAX_VALUE = 200
-#: The request a step sent is the scenario's own (a host-load carries the config schemas at fault):
-#: shown in full, up to the 1 MiB the largest bundled request takes.
-_SENT = 2 << 20
 
 
 def paint(text: str, color: str, enabled: bool) -> str:
@@ -34,6 +34,11 @@ def paint(text: str, color: str, enabled: bool) -> str:
 def show(value: Any, limit: int = _MAX_VALUE) -> str:
     """A value as compact JSON (repr when not JSON), cut to ``limit`` characters."""
     return excerpt_json(value, limit)
+
+
+def show_whole(value: Any) -> str:
+    """A value as compact JSON (repr when not JSON), never cut: what was sent, say, schemas and all."""
+    return excerpt_json(value, sys.maxsize)
 
 
 def _missing(mismatch: Mismatch) -> bool:
@@ -111,7 +116,7 @@ def failure_text(result: ScenarioResult) -> str:
     where = _where(failure.source)
     note = f": {failure.note}" if failure.note else ""
     lines = [f"{where}step {failure.index} ({failure.action}){note}",
-             f"sent     {show(failure.event, _SENT)}",
+             f"sent     {show_whole(failure.event)}",
              *breaks_lines(failure.breaks)]
     for mismatch in failure.mismatches:
         lines += mismatch_lines(mismatch)
@@ -127,9 +132,9 @@ def error_text(result: ScenarioResult) -> str:
     at = "while starting the scenario" if error.step is None else f"at step {error.step}"
     lines = [f"{error.reason} ({at})", f"kind     {error.kind}"]
     if error.event is not None:
-        lines.append(f"sent     {show(error.event, _SENT)}")
-    if error.in_flight is not None and error.in_flight.pipelined:
-        lines.append(f"in flight {error.in_flight}: written ahead, none answered; any of them may have caused it")
+        lines.append(f"sent     {show_whole(error.event)}")
+    if error.in_flight is not None and error.in_flight.pipelined and error.kind in UNATTRIBUTED_KINDS:
+        lines.append(f"in flight {error.in_flight}: written ahead, none answered; strictly in turn each was answered")
     if error.detail:
         lines.append(f"detail   {error.detail}")
     return "\n".join(lines)
@@ -160,15 +165,21 @@ def _result_block(result: ScenarioResult, color: bool) -> str:
 
 
 def _same_error(result: ScenarioResult) -> tuple[Any, ...]:
-    """Results errored identically before their first step share a key (one block for all of them)."""
+    """Results errored the same way share a key (one block for all of them): the same kind, reason and detail,
+    request numbers and the stderr tail aside."""
     error = result.error
-    if result.outcome is Outcome.ERRORED and error is not None and error.step is None:
-        return (error.kind, error.reason, error.detail)
+    if result.outcome is Outcome.ERRORED and error is not None:
+        said = error.detail.split("stderr (last", 1)[0]
+        return (error.kind, re.sub(r"request \d+", "request", error.reason), re.sub(r"request \d+", "request", said))
     return (id(result),)
 
 
+#: From how many scenarios with the same error the report suggests -x.
+_SUGGEST_FAIL_FAST = 3
+
+
 def _blocks(results: Iterable[ScenarioResult], color: bool) -> list[str]:
-    """One block per result, except one block for every scenario that errored the same way at its start."""
+    """One block per result, except one block for every scenario that errored the same way."""
     groups: dict[tuple[Any, ...], list[ScenarioResult]] = {}
     for result in results:
         groups.setdefault(_same_error(result), []).append(result)
@@ -179,16 +190,26 @@ def _blocks(results: Iterable[ScenarioResult], color: bool) -> list[str]:
             continue
         label = paint(f"{Outcome.ERRORED.value.upper():7}", "red", color)
         ids = ", ".join(r.id for r in members)
-        blocks.append(f"{label} {len(members)} scenarios, the same error: {ids}\n{_indent(error_text(members[0]))}")
+        first = members[0]
+        advice = ("\n    one mistake errs every scenario that meets it: fix it, or stop at the first error "
+                  "with -x (--fail-fast) next time" if len(members) >= _SUGGEST_FAIL_FAST else "")
+        blocks.append(f"{label} the same error in {len(members)} scenarios: {ids}\n"
+                      f"    the first, {first.id}:\n{_indent(error_text(first), '      ')}{advice}")
     return blocks
 
 
-def _skipped_lines(results: Iterable[ScenarioResult], color: bool) -> list[str]:
+def _skipped_lines(results: Iterable[ScenarioResult], color: bool, *, total: int) -> list[str]:
+    """One line per reason; the scenarios a stopped run did not run are listed, unless that is all of them."""
     by_reason: dict[str, list[str]] = {}
     for result in results:
         by_reason.setdefault(result.reason, []).append(result.id)
     label = paint("SKIPPED", "yellow", color)
-    return [f"{label} {len(ids)} scenario(s): {reason}" for reason, ids in by_reason.items()]
+    lines = []
+    for reason, ids in by_reason.items():
+        lines.append(f"{label} {len(ids)} scenario(s): {reason}")
+        if reason.startswith("not run") and len(ids) < total:
+            lines.append(f"    not run: {', '.join(ids)}")
+    return lines
 
 
 def status_words(status: str) -> str:
@@ -230,10 +251,11 @@ def render(run: RunResult, *, color: bool = False) -> str:
     """The whole human report."""
     info = run.info
     who = f"{info.name} {info.version} ({info.language})" if info else "the implementation (no hello)"
-    lines = [f"pas run: {who}; profiles {', '.join(run.profiles)}", ""]
+    spec = f"; spec {run.spec_version}" if run.spec_version else ""
+    lines = [f"pas run: {who}{spec}; profiles {', '.join(run.profiles)}", ""]
     shown = [r for r in run.results if r.outcome not in (Outcome.PASSED, Outcome.SKIPPED)]
     lines += _blocks(shown, color)
-    lines += _skipped_lines((r for r in run.results if r.outcome is Outcome.SKIPPED), color)
+    lines += _skipped_lines((r for r in run.results if r.outcome is Outcome.SKIPPED), color, total=len(run.results))
     if len(lines) > 2:
         lines.append("")
     lines += requirement_lines(run)

@@ -23,6 +23,8 @@ from reference_impl.problems import Problem
 class Requirement:
     """A requirement as the summary and reports need it: id, RFC 2119 level, profile, title, text.
 
+    ``introduced_in`` is the spec version (major.minor) that introduced it ('' when unknown: an
+    id a scenario names that spec/requirements.yaml does not hold).
     ``applies_when`` and ``declined_by`` map a disclosure option to the values it takes there
     (spec/schemas/requirements.schema.yaml); empty for every other requirement.
     """
@@ -32,6 +34,7 @@ class Requirement:
     profile: str = ""
     title: str = ""
     text: str = ""
+    introduced_in: str = ""
     applies_when: Mapping[str, tuple[Any, ...]] = EMPTY
     declined_by: Mapping[str, tuple[Any, ...]] = EMPTY
 
@@ -82,6 +85,7 @@ def load_requirements(path: Path | None = None) -> tuple[Mapping[str, Requiremen
             found[entry["id"]] = Requirement(id=entry["id"], level=str(entry.get("level", "UNKNOWN")),
                                              profile=str(entry.get("profile", "")), title=str(entry.get("title", "")),
                                              text=str(entry.get("text", "")),
+                                             introduced_in=str(entry.get("introduced_in", "")),
                                              applies_when=_options(entry, "applies_when"),
                                              declined_by=_options(entry, "declined_by"))
     return found, ()

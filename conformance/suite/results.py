@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,23 +35,28 @@ class Outcome(enum.StrEnum):
 #: implementation must not be able to grow the report, or the runner's memory, without bound.
 MAX_KEPT_CHARS = 64 * 1024
 MAX_KEPT_ITEMS = 1000
+MAX_KEPT_DEPTH = 64
 
 
-def bounded(value: Any, *, limit: int = MAX_KEPT_CHARS, items: int = MAX_KEPT_ITEMS) -> Any:
-    """``value`` with every string cut to ``limit`` characters and every list or mapping to ``items``
-    entries; each cut says how large the original was. Other values are returned as they are.
+def bounded(value: Any, *, limit: int = MAX_KEPT_CHARS, items: int = MAX_KEPT_ITEMS, depth: int = MAX_KEPT_DEPTH) -> Any:
+    """``value`` with every string cut to ``limit`` characters, every list or mapping to ``items``
+    entries and what is nested deeper than ``depth`` levels to a note; each cut says how large the
+    original was. Other values are returned as they are.
     """
     if isinstance(value, str):
         if len(value) <= limit:
             return value
         return f"{value[:limit]}... [cut: {len(value)} characters in all, the first {limit} kept]"
+    if isinstance(value, (Mapping, list, tuple)) and depth <= 0:
+        return f"[cut: nested deeper than {MAX_KEPT_DEPTH} levels]"
     if isinstance(value, Mapping):
-        kept = {str(k)[:limit]: bounded(v, limit=limit, items=items) for k, v in list(value.items())[:items]}
+        kept = {str(k)[:limit]: bounded(v, limit=limit, items=items, depth=depth - 1)
+                for k, v in list(value.items())[:items]}
         if len(value) > items:
             kept["..."] = f"[cut: {len(value)} entries in all, the first {items} kept]"
         return kept
     if isinstance(value, (list, tuple)):
-        kept_items = [bounded(v, limit=limit, items=items) for v in value[:items]]
+        kept_items = [bounded(v, limit=limit, items=items, depth=depth - 1) for v in value[:items]]
         if len(value) > items:
             kept_items.append(f"[cut: {len(value)} items in all, the first {items} kept]")
         return kept_items
@@ -218,16 +223,17 @@ class Summary:
 
     @classmethod
     def of(cls, results: Iterable[ScenarioResult], requirements: Mapping[str, Requirement],
-           profiles: Iterable[str], declared: Options | None = None) -> Summary:
+           profiles: Iterable[str], declared: Options | None = None, *, later: Collection[str] = ()) -> Summary:
         """Summarise ``results``; ``requirements`` of the ``profiles`` in play are listed even when untested.
 
         ``declared`` is the implementation's disclosure declaration (None when the disclosure
-        profile is not in play): a SHOULD whose ``declined_by`` it meets is declined.
+        profile is not in play): a SHOULD whose ``declined_by`` it meets is declined. ``later``:
+        the requirements of spec versions after the one run, neither listed nor judged.
         """
         results = list(results)
-        tallies = _tally(results)
+        tallies = {r: counts for r, counts in _tally(results).items() if r not in later}
         wanted = set(profiles)
-        ids = [r for r, req in requirements.items() if req.profile in wanted]
+        ids = [r for r, req in requirements.items() if req.profile in wanted and r not in later]
         ids += sorted(set(tallies) - set(ids))
 
         def tally(rid: str) -> RequirementTally:
@@ -257,6 +263,7 @@ class StopKind(enum.StrEnum):
     TIME = "time"  # --max-time reached
     FAIL_FAST = "fail-fast"  # -x: the first failure or error
     START_FAILURES = "start-failures"  # the implementation failed to start or say hello N times in a row
+    REPEATED = "repeated"  # N scenarios in a row hung or crashed the same way
     NOTHING_TO_TEST = "nothing-to-test"  # no selected profile is claimed by the implementation
 
 
@@ -280,12 +287,14 @@ class RunResult:
     ``info`` is None when the implementation never said hello; ``interrupted`` when the run
     was stopped by a signal before every scenario ran; ``stop`` says why any early stop
     happened (the scenarios that did not run are skipped results whose reason says so).
+    ``spec_version`` is the spec version (major.minor) whose requirements the summary judges.
     """
 
     info: ImplementationInfo | None
     results: tuple[ScenarioResult, ...]
     summary: Summary
     profiles: tuple[str, ...] = ()
+    spec_version: str = ""
     interrupted: bool = False
     duration: float = 0.0
     stop: Stop | None = None
@@ -306,6 +315,7 @@ class RunResult:
             "type": "summary",
             "implementation": self.info.to_json() if self.info else None,
             "profiles": list(self.profiles),
+            "spec_version": self.spec_version,
             "total": len(self.results),
             **self.summary.to_json(),
             "interrupted": self.interrupted,

@@ -6,12 +6,13 @@ a result (``failed`` or ``errored``) and the run goes on with the next scenario 
 ``adapter.reset()``. A run stops early, still returning every result so far and the rest as
 skipped "not run" results, on a signal (:class:`Interrupted`, a KeyboardInterrupt), at the
 time limit, at the first bad result with ``fail_fast``, after ``max_start_failures``
-consecutive failures to start or greet the implementation, and when it claims no profile
-under test. What is kept of an observation is bounded (:func:`~conformance.suite.results.bounded`).
+consecutive failures to start or greet the implementation, after ``max_repeats`` consecutive scenarios that
+hung or crashed the same way, and when it claims no profile under test. What is kept of an observation is bounded (:func:`~conformance.suite.results.bounded`).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -36,6 +37,7 @@ from conformance.suite.results import (
     bounded,
 )
 from conformance.suite.scenario import Scenario, Step
+from conformance.suite.spec_versions import resolve, within
 from reference_impl.disclosure_options import Options
 from reference_impl.model import ImplementationInfo, Profile
 
@@ -43,15 +45,17 @@ ALL_PROFILES = tuple(p.value for p in Profile)
 
 
 def select_scenarios(scenarios: Iterable[Scenario], *, keyword: str | None = None,
-                     profiles: Collection[str] | None = None) -> list[Scenario]:
-    """The scenarios matching ``-k keyword`` (on id and title) that need only ``profiles``.
+                     profiles: Collection[str] | None = None, spec_version: str | None = None) -> list[Scenario]:
+    """The scenarios matching ``-k keyword`` (on id and title) that need only ``profiles`` and belong to
+    ``spec_version`` (introduced in it or before; a scenario naming no version belongs to every one).
 
     Raises BadKeyword for a malformed keyword expression.
     """
     matches = keyword_matcher(keyword) if keyword else None
     return [s for s in scenarios
             if (matches is None or matches(f"{s.id} {s.title}"))
-            and (profiles is None or set(s.profiles) <= set(profiles))]
+            and (profiles is None or set(s.profiles) <= set(profiles))
+            and (spec_version is None or within(s.introduced_in, spec_version))]
 
 
 def _base(scenario: Scenario, outcome: Outcome, **fields: Any) -> ScenarioResult:
@@ -148,6 +152,7 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
             if mismatches:
                 failure = _failure(scenario, step, observed, mismatches, declared)
                 return _base(scenario, Outcome.FAILED, failure=failure, duration=time.perf_counter() - started)
+        next(answers, None)  # a failure that came only with requests written ahead is raised at the end
     except UnusableImplementation:
         raise  # the caller's mistake, said once: not a result of this scenario
     except Exception as error:  # noqa: BLE001 - ImplementationFailed, or a bug in the adapter itself
@@ -173,9 +178,10 @@ def apply_expected(result: ScenarioResult, expected: Mapping[str, str]) -> Scena
 
 
 def effective_profiles(info: ImplementationInfo | None, requested: Collection[str] | None) -> tuple[str, ...]:
-    """The profiles under test: those the implementation claims, narrowed to ``requested``."""
+    """The profiles under test: the PAS profiles the implementation claims (vendor ``x-`` ones are ignored),
+    narrowed to ``requested``."""
     claimed = info.profiles if info is not None else ()
-    return tuple(p for p in claimed if requested is None or p in requested)
+    return tuple(p for p in claimed if p in ALL_PROFILES and (requested is None or p in requested))
 
 
 def greet(adapter: Adapter) -> tuple[ImplementationInfo | None, ErrorDetail | None]:
@@ -203,11 +209,13 @@ class Interrupted(KeyboardInterrupt):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunLimits:
-    """When a run stops early: wall-clock seconds (None: never), -x, consecutive start failures."""
+    """When a run stops early: wall-clock seconds (None: never), -x, consecutive start failures,
+    consecutive scenarios that hung or crashed the same way (``max_repeats``)."""
 
     max_time: float | None = None
     fail_fast: bool = False
     max_start_failures: int = 3
+    max_repeats: int = 3
 
 
 def signal_stop(signum: int) -> Stop:
@@ -227,9 +235,47 @@ def _nothing_to_test(info: ImplementationInfo, requested: Collection[str] | None
     claimed = ", ".join(info.profiles) or "none"
     if requested is not None and set(info.profiles) & set(ALL_PROFILES):
         why = f"it claims {claimed} but --profile asks for {', '.join(requested)}"
+    elif info.profiles:
+        why = (f"it claims only vendor profiles ({claimed}), which the runner ignores; "
+               f"claim one of {', '.join(ALL_PROFILES)} to be tested")
     else:
         why = f"it claims no profile PAS knows (claimed: {claimed}; known: {', '.join(ALL_PROFILES)})"
     return Stop(kind=StopKind.NOTHING_TO_TEST, message=f"nothing to test: {info.name} {info.version}: {why}")
+
+
+#: The failures that cost a scenario a restart, or a whole timeout: repeated, they stop the run.
+_HANG_OR_CRASH = frozenset({FailureKind.TIMEOUT, FailureKind.EXITED, FailureKind.STDIN_CLOSED})
+
+
+class Repeats:
+    """Consecutive scenarios that hung or crashed the same way: the same kind, at the same command."""
+
+    def __init__(self) -> None:
+        self.key: tuple[Any, ...] | None = None
+        self.ids: list[str] = []
+        self.reason = ""
+
+    def count(self, result: ScenarioResult) -> int:
+        """Note ``result``; how many scenarios in a row, up to it, hung or crashed like it (0: it did not)."""
+        if result.outcome is Outcome.SKIPPED:  # not run (a disclosure scenario not applicable): no link broken
+            return 0
+        error = result.error
+        if error is None or error.kind not in _HANG_OR_CRASH:
+            self.key, self.ids = None, []
+            return 0
+        key = (error.kind, error.in_flight.first.cmd if error.in_flight else None,
+               re.sub(r"request \d+", "request", error.reason))
+        if key != self.key:
+            self.key, self.ids = key, []
+        self.ids.append(result.id)
+        self.reason = error.reason
+        return len(self.ids)
+
+    def stop(self) -> Stop:
+        """The stop after the repeats counted."""
+        return Stop(kind=StopKind.REPEATED, message=f"the same failure in {len(self.ids)} scenarios in a row "
+                    f"({', '.join(self.ids)}): {self.reason}; every scenario would cost the same, so the run stops "
+                    "(--max-repeats sets how many)")
 
 
 class _Run:
@@ -245,6 +291,7 @@ class _Run:
         self.declared: Options | None = None  # the disclosure declaration, with the disclosure profile in play
         self.results: list[ScenarioResult] = []
         self.start_failures = 0
+        self.repeats = Repeats()
         self.stop: Stop | None = None
 
     def record(self, result: ScenarioResult) -> None:
@@ -281,6 +328,8 @@ class _Run:
         self.record(result)
         if self.limits.fail_fast and result.outcome in BAD_OUTCOMES:
             self.stop = Stop(kind=StopKind.FAIL_FAST, message=f"stopped at the first failure ({result.id}) (-x)")
+        elif self.repeats.count(result) >= self.limits.max_repeats:
+            self.stop = self.repeats.stop()
 
     def not_run(self, scenarios: Sequence[Scenario]) -> None:
         """Record the scenarios that never ran as skipped, saying why."""
@@ -295,7 +344,7 @@ class _Run:
 def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapping[str, str] | None = None,
               profiles: Collection[str] | None = None, requirements: Mapping[str, Requirement] | None = None,
               on_result: Callable[[ScenarioResult], None] | None = None, limits: RunLimits = RunLimits(),
-              stop: Stop | None = None) -> RunResult:
+              stop: Stop | None = None, spec_version: str | None = None) -> RunResult:
     """Say hello, run every scenario, apply the expected failures and summarise.
 
     ``profiles`` narrows what is tested (default: everything claimed); ``on_result`` sees each
@@ -303,9 +352,13 @@ def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapp
     a signal (KeyboardInterrupt), the limits and an implementation with nothing to test end
     the run early with ``stop`` set. A ``stop`` given (a signal that arrived while the suite
     loaded) ends it before the first scenario, every scenario reported as not run. The caller
-    closes the adapter. Raises UnusableImplementation, before any result, for a Python
-    implementation that cannot be driven at all (a missing method, a wrong signature).
+    closes the adapter. ``spec_version`` (default: the newest) is the version the summary judges:
+    only its requirements are listed and given verdicts (select its scenarios with
+    :func:`select_scenarios`). Raises UnusableImplementation, before any result, for a Python
+    implementation that cannot be driven at all (a missing method, a wrong signature), and
+    UnknownSpecVersion for a version no release file describes.
     """
+    version = resolve(spec_version)
     scenarios = list(scenarios)
     run = _Run(adapter, limits, expected or {}, profiles, on_result)
     run.stop = stop
@@ -323,8 +376,9 @@ def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapp
         from conformance.suite.coverage import load_requirements
 
         requirements = load_requirements()[0]
+    later = frozenset(r for r, req in requirements.items() if not within(req.introduced_in, version))
     summary_profiles = run.in_play or tuple(profiles or ("activation",))
-    return RunResult(info=run.info, results=tuple(run.results), profiles=summary_profiles,
+    return RunResult(info=run.info, results=tuple(run.results), profiles=summary_profiles, spec_version=version,
                      interrupted=run.stop is not None and run.stop.kind is StopKind.SIGNAL, stop=run.stop,
-                     summary=Summary.of(run.results, requirements, summary_profiles, run.declared),
+                     summary=Summary.of(run.results, requirements, summary_profiles, run.declared, later=later),
                      duration=time.monotonic() - run.started)

@@ -108,6 +108,8 @@ class Scenario:
     """A complete scenario: plugins, host config, steps, and what it covers.
 
     ``split_writes``: over stdio, each request line is written in pieces (a transport scenario).
+    ``introduced_in``: the spec version (major.minor) whose suite first held it; '' for a
+    scenario of your own that names none (it then runs under every version).
     """
 
     id: str
@@ -124,6 +126,7 @@ class Scenario:
     split_writes: bool = False
     tools: tuple[Tool, ...] = ()
     requires: Mapping[str, tuple[Any, ...]] = EMPTY
+    introduced_in: str = ""
     path: str = ""
 
     def __post_init__(self) -> None:
@@ -213,6 +216,12 @@ def _plugin_entries(doc: YamlDocument, fixtures: Mapping[str, Any]) -> list[tupl
     return entries
 
 
+def plugin_documents(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> list[Mapping[str, Any]]:
+    """The manifest document of each installed plugin, fixtures merged and copies made (unknown fixtures left out)."""
+    fixtures, _ = _fixtures(fixtures_path, False)
+    return [manifest for _, _, manifest in _plugin_entries(doc, fixtures) if manifest is not None]
+
+
 def copies_of(manifest: Mapping[str, Any], count: int) -> list[dict[str, Any]]:
     """``count`` copies of a manifest document: module_name ``<m>_<i>``, name ``<name> <i>`` (i from 1, zero-padded)."""
     width = len(str(count))
@@ -262,8 +271,7 @@ def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
 def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Scenario:
     """The Scenario of a document that :func:`check_scenario` found valid."""
     raw = doc.value
-    fixtures, _ = _fixtures(fixtures_path, False)
-    manifests = [Manifest.from_json(manifest) for _, _, manifest in _plugin_entries(doc, fixtures)]
+    manifests = [Manifest.from_json(manifest) for manifest in plugin_documents(doc, fixtures_path)]
     adapters = {c: spec["adapter"] for c, spec in raw.get("conversations", {}).items() if "adapter" in spec}
     host = _host(raw.get("host", {}), manifests)
     load = Load(plugins=tuple(manifests), host=host, environment=dict(raw.get("environment", {})),
@@ -284,6 +292,7 @@ def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Sc
         steps=tuple(_step(i, step, doc, context) for i, step in enumerate(raw["steps"])),
         tools=tuple(Tool.from_json(tool) for tool in raw.get("tools", ())),
         requires={option: tuple(values) for option, values in raw.get("requires", {}).items()},
+        introduced_in=raw.get("introduced_in", ""),
         path=doc.path,
     )
 

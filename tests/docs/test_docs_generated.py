@@ -51,6 +51,15 @@ def test_every_requirement_id_is_an_anchor_on_the_specification_page(site):
     assert requirements and not missing
 
 
+def test_every_requirement_on_the_specification_page_says_the_spec_version_that_introduced_it(site):
+    requirements = yaml.safe_load((spec_dir() / "requirements.yaml").read_text(encoding="utf-8"))["requirements"]
+    for name, since in (("specification.md", "since spec"), ("specification.zh.md", "始于规范版本")):
+        sections = site.files[name].split("\n#### ")[1:]
+        shown = {s.split(" ", 1)[0]: re.search(rf"· {since} ([0-9.]+)\n", s) for s in sections}
+        assert {r["id"]: r["introduced_in"] for r in requirements} == {
+            rid: m.group(1) if m else None for rid, m in shown.items() if rid in {r["id"] for r in requirements}}, name
+
+
 def test_every_scenario_is_listed_in_the_catalogue_and_anchored_on_its_category_page(site):
     scenarios, problems = load_suite()
     assert scenarios and not problems
@@ -204,7 +213,8 @@ def test_a_requirement_missing_from_the_chinese_file_falls_back_to_english_and_i
     (tmp_path / "requirements.zh.yaml").write_text("requirements: {}\n", encoding="utf-8")
     doc = {"profiles": {"activation": {"title": "Activation", "description": "d"}},
            "requirements": [{"id": "ACT-ELIG-1", "level": "MUST", "profile": "activation", "title": "Protected",
-                             "text": "An implementation MUST ...", "source": "seed 000 §x"}]}
+                             "text": "An implementation MUST ...", "source": "seed 000 §x",
+                             "introduced_in": "1.0"}]}
     with language(chinese(tmp_path)) as zh:
         page = specification_page(doc, {}, "1.0.0", {})
     assert "Protected" in page and "ACT-ELIG-1" in zh.missing and "profile activation" in zh.missing

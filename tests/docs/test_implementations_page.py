@@ -95,6 +95,19 @@ def test_counts_per_profile_and_expected_failures_grouped_by_cause_with_a_link_t
     assert render(data) == text  # deterministic
 
 
+def test_each_implementation_says_which_spec_version_it_ran():
+    impl = Implementation(key="x", title="X", shown_command="cmd:x", impl=lambda: "cmd:x", missing="")
+    run = _fake_run([{"type": "result", "id": "a", "outcome": "passed", "profiles": ["activation"], "reason": ""},
+                     {"type": "summary", "spec_version": "1.0", "implementation": {
+                         "name": "x", "version": "2", "language": "go", "profiles": ["activation"]}}])
+    data = collect([("a", "calls", "A")], (impl,), runner=lambda args: run)
+    assert data["implementations"][0]["spec_version"] == "1.0"
+    assert "Claims: `activation` · `x` 2 (go) · Spec version run: 1.0" in render(data)
+    with language(chinese(spec_dir())):
+        assert "所运行的规范版本: 1.0" in render(data) or "所运行的规范版本：1.0" in render(data)
+    assert all(e["spec_version"] == "1.1" for e in DATA["implementations"]), "regenerate the data"
+
+
 def _disclosure_run(declared: dict, declined: dict) -> str:
     requirements = {rid: {"status": "declined", "title": title, "declined_by": by} for rid, (title, by) in declined.items()}
     return _fake_run([

@@ -108,4 +108,4 @@ def test_parse_semantics_reads_the_file_the_reference_loads(semantics):
 
 
 def test_the_spec_version_is_read_from_its_single_home():
-    assert spec_version() == (spec_dir() / "VERSION").read_text(encoding="utf-8").strip() == "1.0.0"
+    assert spec_version() == (spec_dir() / "VERSION").read_text(encoding="utf-8").strip() == "1.1.0"

@@ -26,8 +26,8 @@ NEEDS_NEKRO = pytest.mark.skipif(
 )
 
 # The releases before 2.4.0 with activation scheduling; scripts/install-nekroagent.sh VERSION (or all)
-# puts each in ~/.cache/pas/nekroagent-<version>-venv. CI installs 2.4.0 only, so the skip reason of
-# an older release must not name NekroAgent: PAS_REQUIRE_NEKRO=1 turns such skips into failures.
+# puts each in ~/.cache/pas/nekroagent-<version>-venv. CI installs all five, and with PAS_REQUIRE_NEKRO=1
+# (.ci/run) a skip whose reason names nekroagent fails: a release missing there is a failure.
 OLDER_RELEASES = ("2.3.0", "2.3.1", "2.3.2", "2.3.3")
 
 
@@ -37,6 +37,6 @@ def release_python(version: str) -> Path:
 
 
 def needs_release(version: str) -> pytest.MarkDecorator:
-    """Skip unless the venv of ``version`` is installed (the reason avoids the words CI turns into failures)."""
+    """Skip unless the venv of ``version`` is installed (a failure under PAS_REQUIRE_NEKRO=1, as in CI)."""
     return pytest.mark.skipif(not release_python(version).exists(),
-                              reason=f"release {version} is not installed here (install script: argument {version} or all)")
+                              reason=f"release {version} is not installed here: scripts/install-nekroagent.sh {version} (or all)")

@@ -48,11 +48,16 @@ def start_slow_run(tmp_path: Path, *args: str, delay: float = 0.2) -> tuple[subp
 
 
 def wait_for_lines(path: Path, count: int, within: float = 30.0) -> None:
-    """Wait until ``path`` holds ``count`` complete lines (a streamed JSON-lines report)."""
+    """Wait until ``path`` holds ``count`` complete lines: a file, or a report streamed while the run goes
+    (into ``.NAME.PID.*.partial`` beside it, renamed to ``path`` when the run ends)."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if path.exists() and path.stat().st_size and path.read_text(encoding="utf-8").count("\n") >= count:
-            return
+        for candidate in (path, *path.parent.glob(f".{path.name}.*.partial")):
+            try:
+                if candidate.read_text(encoding="utf-8").count("\n") >= count:
+                    return
+            except OSError:  # not there (yet), or renamed meanwhile
+                continue
         time.sleep(0.05)
     raise AssertionError(f"{path} never reached {count} lines")
 

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
 import msgspec
 
+from conformance.adapters.protocol.strict import lone_surrogate
 from reference_impl.errors import MalformedDocument, PasError
 from reference_impl.problems import Problem
 
@@ -103,8 +104,9 @@ class Unreadable(PasError, ValueError):
     """A protocol line that holds no JSON value this protocol can read.
 
     ``reason`` says why in a few words: ``not JSON`` (bad UTF-8 or JSON, NaN, infinity),
-    ``nesting too deep`` (deeper than Python's recursion limit) or ``integer too large``
-    (more digits than Python's int-str limit); ``detail`` is the parser's own message.
+    ``nesting too deep`` (deeper than Python's recursion limit), ``integer too large``
+    (more digits than Python's int-str limit) or ``lone surrogate`` (a string that is no Unicode
+    text); ``detail`` is the parser's own message (for a lone surrogate: where it is).
     """
 
     def __init__(self, *, reason: str, detail: str) -> None:
@@ -128,15 +130,24 @@ class CheckedBodies:
         self._limit = limit
         self._valid: set[tuple[str, bytes]] = set()
 
-    def check(self, schema: str, doc: Any, line: bytes) -> list[Problem]:
-        """:func:`check_message` of ``doc``, read from ``line`` — or ``[]`` at once for a body already found valid."""
-        key = None
+    def known(self, schema: str, line: bytes) -> bool:
+        """Whether ``line``'s body was found valid against ``schema`` before (then nothing need check it again)."""
+        key = self._key(schema, line)
+        return key is not None and key in self._valid
+
+    @staticmethod
+    def _key(schema: str, line: bytes) -> tuple[str, bytes] | None:
         if line.startswith(b'{"id":') and (comma := line.find(b",", 6)) > 0:
             body = line[comma:] if len(line) - comma <= _RAW_KEY else hashlib.blake2b(
                 memoryview(line)[comma:], digest_size=16).digest()
-            key = (schema, body)
-            if key in self._valid:
-                return []
+            return schema, body
+        return None
+
+    def check(self, schema: str, doc: Any, line: bytes) -> list[Problem]:
+        """:func:`check_message` of ``doc``, read from ``line`` — or ``[]`` at once for a body already found valid."""
+        key = self._key(schema, line)
+        if key is not None and key in self._valid:
+            return []
         problems = check_message(schema, doc)
         if key is not None and not problems:
             if len(self._valid) >= self._limit:
@@ -171,13 +182,16 @@ def _parse(text: str) -> Any:
 
 
 def decode(line: bytes) -> Any:
-    """The JSON value on one protocol line; raises Unreadable (a ValueError) when there is none."""
+    """The JSON value on one protocol line; raises Unreadable (a ValueError) when there is none.
+
+    A string holding half of a surrogate pair (an unpaired ``\\ud800`` escape) is no Unicode text: unreadable too.
+    """
     try:
-        return _FAST_DECODE(line)
+        return _FAST_DECODE(line)  # refuses a lone surrogate (and a key twice it keeps silently: see answers.py)
     except (ValueError, RecursionError):
         pass  # the standard library decides, and says why
     try:
-        return _parse(str(line, "utf-8"))
+        value = _parse(str(line, "utf-8"))
     except RecursionError:
         raise Unreadable(reason="nesting too deep",
                          detail=f"arrays or objects nested deeper than about {sys.getrecursionlimit()} levels") from None
@@ -185,6 +199,10 @@ def decode(line: bytes) -> Any:
         if "integer string conversion" in str(error):  # Python's int-str limit (CVE-2020-10735)
             raise Unreadable(reason="integer too large", detail=str(error)) from None
         raise Unreadable(reason="not JSON", detail=str(error)) from None
+    if (where := lone_surrogate(line, value)) is not None:
+        raise Unreadable(reason="lone surrogate", detail=f"{where}: a string holds half of a surrogate pair "
+                         "(a \\ud800-\\udfff escape without its partner), which is no Unicode character")
+    return value
 
 
 def encode(doc: Mapping[str, Any]) -> bytes:

@@ -19,13 +19,19 @@ implementations (--impl):
 
 Random plugin sets, host configs and step sequences run on IMPL and on the reference, compared
 at every step; for an IMPL claiming the disclosure profile, random catalogues and disclosure
-steps too, the reference running under the options IMPL declares (alternating with activation
-cases when both are claimed; --profile disclosure for those alone). The first disagreement (or crash, hang, protocol error) is shrunk and written to
-DIR as fuzz-<hash>.yaml: a scenario that passes on the reference and fails on IMPL.
+steps too, the reference running under the options IMPL declares; for one claiming the host
+profile, random loads (dependencies, layered config, environment, --set values, failing setups
+and hooks), starts, hooks, reloads and stops. The kinds of case claimed take turns (--profile
+host, or disclosure, for those alone). The first disagreement (or crash, hang, protocol error)
+is shrunk and written to DIR as fuzz-<hash>.yaml: a scenario that passes on the reference and
+fails on IMPL. A disagreement that shows only after earlier cases (state kept from one case to
+the next) is written with them: as one scenario when it can be one, else as a folder
+fuzz-seq-<hash>/ of scenarios to run in name order.
 
 exit status: 0 nothing found, 1 found (the file's path and the first differing step are
-printed), 2 usage error, 128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM,
-129 SIGHUP; what was found so far is still written)"""
+printed), 2 usage error or nothing to fuzz (none of activation, text, disclosure and host claimed),
+128+N stopped by signal N with nothing found (130 SIGINT, 143 SIGTERM, 129 SIGHUP; what was found so far is
+still written)"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,8 +47,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget", type=positive(float), metavar="SECONDS",
                         help="stop searching after this long (default: no limit)")
     parser.add_argument("--out", default=".", metavar="DIR", help="where to write the scenario file (default: .)")
-    parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile if p is not Profile.HOST), metavar="PROFILE",
-                        help="compare only these profiles (repeatable: activation, text, disclosure; default: all claimed)")
+    parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile), metavar="PROFILE",
+                        help="compare only these profiles (repeatable: activation, text, host, disclosure; "
+                             "default: all claimed)")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
                         help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
 

@@ -108,7 +108,8 @@ def _badge(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     (run,), problems = loaded
     entries = ((cell.outcome, run.needs.get(sid, ())) for sid, cell in run.cells.items())
-    badge = make_badge(tally(entries, run.profiles), said_hello=run.said_hello, interrupted=run.interrupted)
+    badge = make_badge(tally(entries, run.profiles), said_hello=run.said_hello, interrupted=run.interrupted,
+                       spec_version=run.spec_version)
     fmt = args.format or ("svg" if (args.output or "").lower().endswith(".svg") else "json")
     if not write_report(svg(badge) if fmt == "svg" else endpoint_json(badge), args.output, command="report"):
         return ExitCode.USAGE

@@ -20,9 +20,10 @@ implementations (--impl):
 
 limits: --max-time stops the run after SECONDS (the scenarios not run are reported as skipped,
 with the reason); -x stops at the first failure or error; after --max-start-failures
-consecutive failures to start or greet the implementation the run stops with one message.
+consecutive failures to start or greet the implementation, and after --max-repeats consecutive
+scenarios that hung or crashed the same way, the run stops with one message.
 On SIGINT, SIGTERM or SIGHUP the report of the scenarios run so far is written (marked
-interrupted), the implementation is stopped, and the exit status names the signal.
+interrupted), then the implementation is stopped, and the exit status names the signal.
 Progress (scenarios done, failures, time left) is drawn on standard error when it is a
 terminal, unless --quiet.
 
@@ -46,10 +47,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
     parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile), metavar="PROFILE",
                         help="test only these profiles (repeatable: activation, text, host, disclosure; default: all claimed)")
+    parser.add_argument("--spec-version", metavar="VERSION",
+                        help="run exactly the scenarios of this spec version (major.minor, e.g. 1.0) and judge only its "
+                             "requirements (default: the newest)")
     parser.add_argument("-k", dest="keyword", metavar="PATTERN",
                         help="only scenarios whose id or title contains PATTERN (not, and, or, parentheses work)")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text",
-                        help="report format (default: text; json is written as each scenario finishes)")
+                        help="report format (default: text; json is written as each scenario finishes, to a file "
+                             "into .FILE.PID.*.partial beside it, renamed to FILE at the end)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--expected-failures", metavar="FILE", help="YAML mapping of scenario id to the reason it fails")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
@@ -60,6 +65,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="stop the whole run after SECONDS; the rest is reported as not run (default: no limit)")
     parser.add_argument("--max-start-failures", type=positive(int), default=3, metavar="N",
                         help="stop after N consecutive failures to start or greet the implementation (default: 3)")
+    parser.add_argument("--max-repeats", type=positive(int), default=3, metavar="N",
+                        help="stop after N scenarios in a row hang or crash the same way (default: 3)")
     parser.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure or error")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
@@ -82,6 +89,8 @@ def _nothing_selected(args: argparse.Namespace, scenarios: list) -> str:
         causes.append(f"-k {args.keyword!r} matches none of the {len(scenarios)} scenarios")
     if args.profile and not select_scenarios(scenarios, profiles=args.profile):
         causes.append(f"--profile {' --profile '.join(args.profile)} leaves none of the {len(scenarios)} scenarios")
+    if args.spec_version and not select_scenarios(scenarios, spec_version=args.spec_version):
+        causes.append(f"--spec-version {args.spec_version} leaves none of the {len(scenarios)} scenarios")
     if not causes:
         causes.append(f"-k {args.keyword!r} and --profile {' --profile '.join(args.profile or ())} together "
                       f"leave none of the {len(scenarios)} scenarios")
@@ -110,17 +119,22 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(prepared, int):
             close_adapter(adapter, "run")
             return prepared
-        selected, expected = prepared
-        return _run_and_report(args, adapter, selected, expected, guard)
+        selected, expected, version = prepared
+        return _run_and_report(args, adapter, selected, expected, version, guard)
 
 
-def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
-    """The selected scenarios and the expected failures, or the usage exit code after saying why."""
+def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str], str] | int:
+    """The selected scenarios, the expected failures and the spec version, or the usage exit code after saying why."""
     from conformance.suite.expected_failures import load_expected_failures
     from conformance.suite.keywords import BadKeyword
     from conformance.suite.runner import select_scenarios
     from conformance.suite.scenario import load_suite
+    from conformance.suite.spec_versions import UnknownSpecVersion, resolve
 
+    try:
+        version = resolve(args.spec_version)
+    except UnknownSpecVersion as error:
+        return _usage([error])
     scenarios, problems = load_suite(args.scenario)
     if problems:
         return _usage(problems)
@@ -130,15 +144,16 @@ def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str]] | int:
         if problems:
             return _usage(problems)
     try:
-        selected = select_scenarios(scenarios, keyword=args.keyword, profiles=args.profile)
+        selected = select_scenarios(scenarios, keyword=args.keyword, profiles=args.profile, spec_version=version)
     except BadKeyword as error:
         return _usage([error])
     if not selected:
         return _usage([_nothing_selected(args, scenarios)])
-    return selected, expected
+    return selected, expected, version
 
 
-def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], guard) -> int:
+def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected: Mapping[str, str], version: str,
+                    guard) -> int:
     """Run under the caller's signal guard, stream the report, close the implementation on every path."""
     from conformance.cli.exit_status import run_exit_code
     from conformance.cli.progress import RunProgress
@@ -150,7 +165,8 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
     color = args.output is None and args.format == "text" and use_color("auto", sys.stdout)
     sink = ReportSink(args.format, args.output, color=color)
     progress = RunProgress(sys.stderr, total=len(selected), max_time=args.max_time, enabled=False if args.quiet else None)
-    limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures)
+    limits = RunLimits(max_time=args.max_time, fail_fast=args.fail_fast, max_start_failures=args.max_start_failures,
+                       max_repeats=args.max_repeats)
     if not sink.open():
         close_adapter(adapter, "run")
         return ExitCode.USAGE
@@ -161,12 +177,18 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
 
     try:
         result = run_suite(adapter, selected, expected=expected, profiles=args.profile, on_result=on_result,
-                           limits=limits, stop=signal_stop(guard.signum) if guard.signum is not None else None)
-    finally:  # a signal here raises once at most (later ones are ignored): retrying finishes the job
+                           limits=limits, spec_version=version, stop=signal_stop(guard.signum) if guard.signum is not None else None)
+    except BaseException:
+        close_adapter(adapter, "run", quick=True)
+        raise
+    # The report before the goodbye: closing may wait a timeout for it, and after a signal a supervisor's
+    # SIGKILL may come first. A signal while the report is written is acted on once it is whole.
+    with guard.deferred():
         finish(progress.close)
-        close_adapter(adapter, "run")
-    code = run_exit_code(result, signum=guard.signum)
-    written = sink.finish(result, exit_code=code)
+        code = run_exit_code(result, signum=guard.signum)
+        written = sink.finish(result, exit_code=code)
+    close_adapter(adapter, "run", quick=guard.signum is not None)
     if result.stop is not None:
         print(f"pas run: {result.stop.message}", file=sys.stderr)
+    code = run_exit_code(result, signum=guard.signum)
     return code if written else ExitCode.worst(code, ExitCode.USAGE)

@@ -49,12 +49,12 @@ def adapter(pid_file: Path, *args: str, timeout: float = 5.0) -> StdioAdapter:
 
 
 @pytest.mark.skipif(not LINUX, reason="descendants outside the process group are found through Linux's /proc")
-def test_a_setsid_grandchild_is_re_parented_to_the_runner_and_killed_when_the_adapter_closes(pid_file: Path) -> None:
+def test_a_setsid_grandchild_is_re_parented_to_the_implementation_and_killed_when_the_adapter_closes(pid_file: Path) -> None:
     implementation = adapter(pid_file)
     implementation.start([], HostConfig())
     assert implementation.send(StartRun(conversation="main")) == {"plugins": []}
     [grandchild] = pids(pid_file)
-    assert parent_of(grandchild) == os.getpid(), "the runner is the orphan's subreaper"
+    assert parent_of(grandchild) == implementation.pid, "the implementation is its orphans' subreaper"
     assert os.getsid(grandchild) == grandchild != os.getsid(implementation.pid), "it left the group and the session"
     implementation.close()
     assert gone_soon(grandchild)
@@ -117,3 +117,43 @@ def test_descendants_finds_children_recursively_and_only_marked_orphans(tmp_path
             process.wait()
         tree.stdout.close()
     assert gone_soon(child) or parent_of(child) is not None  # killed by nobody here: init or we reap it later
+
+
+CLEAN_ENV = ROOT / "tests" / "fakes" / "hostile_setsid_clean_env.py"
+
+
+@pytest.mark.skipif(not LINUX, reason="descendants outside the process group are found through Linux's /proc")
+@pytest.mark.parametrize("mode", ["answers", "hang", "crash"])
+def test_a_daemon_with_a_cleared_environment_in_a_session_of_its_own_is_killed_with_the_run(pid_file: Path,
+                                                                                          mode: str) -> None:
+    """No mark in its environment ties it to the run: the runner noted it under the implementation, its subreaper."""
+    implementation = StdioAdapter([sys.executable, str(CLEAN_ENV), str(pid_file), *([] if mode == "answers" else [mode])],
+                                  timeout=5.0)
+    implementation.start([], HostConfig())
+    [daemon] = pids(pid_file)
+    assert Path(f"/proc/{daemon}/environ").read_bytes() == b"" and os.getsid(daemon) != os.getsid(implementation.pid)
+    implementation.timeout = 0.5  # only now: a slow start-up on a busy machine is no hang
+    try:
+        implementation.send(StartRun(conversation="main"))
+    except ImplementationFailed as failure:
+        assert mode != "answers", failure
+    implementation.close()
+    assert gone_soon(daemon)
+
+
+@pytest.mark.skipif(not LINUX, reason="Linux's /proc")
+def test_a_snapshot_notes_descendants_with_their_start_times_and_a_reused_pid_is_not_killed() -> None:
+    tree = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                             "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+                             "print(c.pid, flush=True); time.sleep(30)"], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(tree.stdout.readline())
+        noted = reaper.snapshot(tree.pid)
+        assert list(noted) == [child] and noted[child] > 0
+        assert reaper._still(noted) == {child}
+        assert reaper._still({child: noted[child] + 1}) == set()  # the same pid, started at another time
+    finally:
+        tree.kill()
+        tree.wait()
+        tree.stdout.close()
+    assert gone_soon(child) or parent_of(child) is not None

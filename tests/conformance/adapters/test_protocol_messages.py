@@ -356,8 +356,12 @@ def test_encode_refuses_nan_and_infinity(value: float) -> None:
         encode({"result": {"nested": [1, value]}})
 
 
-def test_a_lone_surrogate_reads_as_it_always_did_and_cannot_be_written() -> None:
-    assert decode(b'{"name":"\\ud800"}') == {"name": "\ud800"}  # msgspec refuses it; the standard library reads it
+def test_a_lone_surrogate_is_unreadable_at_its_pointer_and_cannot_be_written() -> None:
+    # msgspec refuses it; the standard library reads it, and the strict check (issue 30) refuses what it read.
+    with pytest.raises(Unreadable) as caught:
+        decode(b'{"name":"\\ud800"}')
+    assert caught.value.reason == "lone surrogate" and caught.value.detail.startswith("/name: ")
+    assert decode(b'{"name":"\\ud83d\\ude00"}') == {"name": "\U0001f600"}  # a pair is one character
     with pytest.raises(UnicodeEncodeError):
         encode({"name": "\ud800"})
 

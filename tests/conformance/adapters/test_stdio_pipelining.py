@@ -5,6 +5,7 @@ of a stream stopped early, and reports failures as strictly in turn; to any othe
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 
 from conformance.adapters import serve as serve_module
 from conformance.adapters import stdio
-from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, Sent, stream
+from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, stream
 from conformance.adapters.inprocess import reference_adapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli.commands import serve_reference
@@ -82,21 +83,37 @@ def test_a_stream_stopped_early_leaves_the_next_requests_in_step(monkeypatch, tm
         assert next(again) is None and next(again) == _expected()[0]
 
 
-def test_a_crash_in_the_middle_of_a_stream_is_reported_at_the_request_being_read(monkeypatch, tmp_path):
-    # ids: 1 hello, 2 start, 3.. the events; it dies on reading id 5, the third event.
+def test_a_crash_among_requests_written_ahead_is_found_strictly_in_turn_at_the_request_that_caused_it(
+        monkeypatch, tmp_path):
+    # ids: 1 hello, 2 start, 3.. the events; it dies on reading id 5, the third event, before answering any:
+    # written ahead, start's answer never comes. Strictly in turn, from a fresh process, id 5 is the third event again.
     adapter, _ = _recorder(monkeypatch, tmp_path, 8, PAS_FAKE_CRASH_AT="5", PAS_FAKE_SETTLE="0")
     with adapter:
         answers = adapter.stream(EVENTS, start=START)
-        with pytest.raises(ImplementationFailed, match="exited with code 3 while handling 'start'") as caught:
+        assert next(answers) is None and [next(answers), next(answers)] == _expected()[:2]
+        with pytest.raises(ImplementationFailed) as caught:
             next(answers)
         assert adapter.pid is None
-        # The answer awaited was start's, but it may have died on any request written ahead: all are named.
-        in_flight = caught.value.in_flight
-        assert caught.value.kind is FailureKind.EXITED and in_flight is not None and in_flight.pipelined
-        assert (in_flight.first, in_flight.last) == (Sent(cmd="start", id=2), Sent(cmd="run", id=9))
-        assert str(in_flight) == "'start' (request 2) to 'run' (request 9)"
+        assert caught.value.kind is FailureKind.EXITED
+        assert caught.value.reason == "process exited with code 3 while handling 'run'"
+        assert caught.value.in_flight == InFlight.one("run", 5)
         monkeypatch.delenv("PAS_FAKE_CRASH_AT")
         assert list(adapter.stream(EVENTS, start=START))[1:] == _expected()  # a fresh process
+
+
+def test_a_failure_written_ahead_names_the_range_in_flight_when_strictly_in_turn_nothing_fails(monkeypatch, tmp_path):
+    # It dies whenever one read brings it more than two requests: a fault of taking requests ahead only.
+    adapter, _ = _recorder(monkeypatch, tmp_path, 8, PAS_FAKE_CRASH_AHEAD="2", PAS_FAKE_SETTLE="0.05")
+    with adapter:
+        answers = adapter.stream(EVENTS, start=START)
+        assert list(itertools.islice(answers, 1 + len(EVENTS))) == [None, *_expected()]  # strictly in turn
+        with pytest.raises(ImplementationFailed) as caught:
+            next(answers)
+    failure = caught.value
+    assert failure.kind is FailureKind.EXITED and failure.in_flight is not None and failure.in_flight.pipelined
+    assert failure.reason == "process exited with code 3 with 'start' (request 2) to 'run' (request 9) unanswered " \
+                             "(written ahead)"
+    assert "strictly in turn (one request at a time) every request was answered" in failure.detail
 
 
 def test_a_failure_of_one_answer_among_those_written_ahead_names_its_own_command(monkeypatch, tmp_path):

@@ -70,13 +70,14 @@ def test_the_bundled_example_manifests_take_the_fast_path():
     "a: 1\n---\nb: 2\n", "- a\n- b\n", "plain text\n", "", "# only a comment\n", "a: b\x01c\n", "a: b\x85c\n",
     "a: b\u2028c\n", "a: \ufeffb\n", "a: 1\na: 2\n", "a: 1.5\n", "version: 1.10\n", "a: 1_000\n", "a: 0b11\n",
     "a: 0X1F\n", "a: 0x_1\n", "a: yes\n", "a: 'yes'\n", "on: 1\n", "1: a\n", "~: a\n", "a: ''\n", "a: [1, 2\n",
-    "a:\n\tb: 1\n", "? [a, b]\n: c\n", "a: .inf\n", "a: '1.0'\n", '{"a":*x}\n',
+    "a:\n\tb: 1\n", "? [a, b]\n: c\n", "a: .inf\n", "a: '01.0'\n", "a: '1e3'\n", "a: '-1.0'\n", '{"a":*x}\n',
 ], ids=repr)
 def test_the_fast_path_declines_what_only_the_event_loader_reads_right(text):
     assert fastyaml.fast_value(text, max_depth=64, max_nodes=200_000) is None
 
 
-@pytest.mark.parametrize("text", ["a: 2001-12-14\n", 'p: "^[0-9]*d$"\n', "a: Hello!\n", "a: x & y\n", "a: 10\n"], ids=repr)
+@pytest.mark.parametrize("text", ["a: 2001-12-14\n", 'p: "^[0-9]*d$"\n', "a: Hello!\n", "a: x & y\n", "a: 10\n",
+                                  "a: '1.0'\n", 'introduced_in: "1.10"\n', "a: ['0', '12']\n"], ids=repr)
 def test_the_fast_path_reads_what_looks_awkward_but_is_not(text):
     assert agrees(text)
 

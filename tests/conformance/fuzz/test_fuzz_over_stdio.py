@@ -78,3 +78,39 @@ def test_a_stdio_implementation_whose_hello_is_garbage_errors_before_any_case():
     assert result.hello_error is not None and result.hello_error.reason.startswith("hello failed")
     assert result.hello_error.kind is FailureKind.UNREADABLE_LINE
     assert result.found
+
+
+def test_a_finding_that_disagrees_in_some_replays_only_is_reported_flaky_with_its_count(monkeypatch, tmp_path):
+    from conformance.fuzz.report import render
+
+    monkeypatch.setenv("PAS_FAKE_SEED", "1")  # its coin flips, the same on every run of the test ...
+    monkeypatch.setenv("PAS_FAKE_STARTS", str(tmp_path / "starts"))  # ... but not from one start to the next
+    adapter = _hostile("hostile_nondeterministic")
+    try:
+        result = fuzz(adapter, FuzzOptions(max_examples=50, seed=1))
+    finally:
+        adapter.close()
+    finding = result.finding
+    assert finding is not None and finding.replays == 8
+    assert finding.flaky and not finding.reproducible and 0 < finding.disagreed < 8
+    assert f"flaky: the case disagreed in {finding.disagreed} of 8 replays" in render(result, impl="cmd:x")
+
+
+def test_a_lone_surrogate_in_a_text_is_a_finding_written_to_a_file_without_a_traceback(tmp_path, capsys):
+    from conformance.cli import main
+
+    impl = f"cmd:{sys.executable} {FAKES / 'hostile_surrogate.py'} text"
+    assert main(["fuzz", "--impl", impl, "--max-examples", "20", "--seed", "1", "--out", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and "lone surrogate" in captured.out
+    [written] = tmp_path.glob("fuzz-*.yaml")
+    assert str(written) in captured.out
+
+
+@pytest.mark.parametrize("name", ["hostile_vendor_profiles", "hostile_no_profile"])
+def test_an_implementation_claiming_no_activation_profile_has_nothing_to_fuzz(name, tmp_path, capsys):
+    from conformance.cli import main
+
+    assert main(["fuzz", "--impl", f"cmd:{sys.executable} {FAKES / f'{name}.py'}", "--max-examples", "5",
+                 "--out", str(tmp_path)]) == 2
+    assert "nothing to test" in capsys.readouterr().out and list(tmp_path.iterdir()) == []

@@ -6,8 +6,10 @@ seeds: deterministic, no Hypothesis. The Hypothesis strategies draw from the sam
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
+import unicodedata
 
 from hypothesis import HealthCheck, Phase, given, settings
 from support.fuzz_support import loads_back
@@ -17,19 +19,30 @@ from conformance.fuzz.compare import Disagreement, Verdict
 from conformance.fuzz.emit import Provenance, scenario_document
 from conformance.fuzz.generate import (
     ALLOW_SLEEP,
+    ALLOW_SLEEP_CHOICES,
     BRIEFS,
-    ELIGIBILITY_ROWS,
     FLAG_ROWS,
+    MARKUP_NAME,
+    NAME_SETS,
     ROUNDS,
+    SCHEDULER,
     STRATEGY_VALUES,
     SUPPORT_ADAPTER,
     UNKNOWN,
     generate_case,
     manifest,
 )
+from conformance.fuzz.plugin_shapes import (
+    DESCRIPTIONS,
+    DISPLAY_ROWS,
+    METHOD_COUNTS,
+    NOT_WHITE_SPACE_BRIEFS,
+    WHITE_SPACE_BRIEFS,
+    title,
+)
 from conformance.fuzz.strategies import cases, seeded_cases, worlds
 from reference_impl.events import OMITTED, Activate, Enable, SetStrategy, StartRun
-from reference_impl.model import WHITE_SPACE, HostConfig, Strategy
+from reference_impl.model import WHITE_SPACE, HostConfig, MethodKind, Strategy
 
 _SEEDS = range(400)
 
@@ -43,25 +56,70 @@ def _brief(text: str) -> str:
 
 
 def test_every_eligibility_combination_is_a_possible_plugin():
-    # Each plugin is one row of each table; every row is reachable, so every combination is.
+    # Each plugin draws allow_sleep, a brief and a row of flags; every value is reachable, so every combination is.
     possible = {(allow, _brief(brief), builtin, injects, support)
-                for (allow, brief), (builtin, injects, support) in itertools.product(ELIGIBILITY_ROWS, FLAG_ROWS)}
+                for allow, brief, (builtin, injects, support) in itertools.product(ALLOW_SLEEP_CHOICES, BRIEFS, FLAG_ROWS)}
     every = set(itertools.product(ALLOW_SLEEP, ("blank", "text"), (False, True), (False, True), SUPPORT_ADAPTER))
     assert possible == every
 
 
+@functools.cache
+def _plugins() -> tuple:
+    """The plugins of many short cases (the plugins come first: a case's length does not change them)."""
+    return tuple(m for seed in range(3000) for m in generate_case(seed, 1).plugins if m.module_name != SCHEDULER)
+
+
 def test_generated_plugins_carry_every_brief_every_eligibility_value_and_every_adapter_list():
-    plugins = [m for case in _generated() for m in case.plugins if m.module_name != "plugin_activation"]
+    plugins = _plugins()
     assert {m.sleep_brief for m in plugins} == set(BRIEFS)
     assert {m.allow_sleep for m in plugins} == set(ALLOW_SLEEP)
     assert {m.support_adapter for m in plugins} == set(SUPPORT_ADAPTER)
     assert {(m.builtin, m.injects_prompt) for m in plugins} == set(itertools.product((False, True), repeat=2))
 
 
-def test_the_briefs_include_unicode_white_space_and_characters_only_one_language_trims():
-    blank = [b for b in BRIEFS if b and not b.strip(WHITE_SPACE)]
-    assert any("\u3000" in b for b in blank) and any("\u00a0" in b for b in blank) and any("\u2028" in b for b in blank)
-    assert "\ufeff" in BRIEFS and "\u001f" in BRIEFS  # not White_Space: a non-blank brief
+def test_the_briefs_include_every_white_space_character_alone_and_characters_that_only_look_blank():
+    assert set(WHITE_SPACE) <= set(BRIEFS)  # each of the 25 Unicode White_Space characters, alone: a blank brief
+    assert all(not b.strip(WHITE_SPACE) for b in WHITE_SPACE_BRIEFS)
+    assert {"\ufeff", "\u001c", "\u001d", "\u001e", "\u001f"} <= set(NOT_WHITE_SPACE_BRIEFS) <= set(BRIEFS)
+    assert all(b.strip(WHITE_SPACE) == b for b in NOT_WHITE_SPACE_BRIEFS)  # not White_Space: a non-blank brief
+
+
+def test_every_brief_sleeps_under_every_strategy_in_some_generated_case():
+    seen = {(m.sleep_brief, case.host.strategy_for(m.module_name)) for case in (generate_case(s, 2) for s in range(6000))
+            for m in case.plugins if m.module_name != SCHEDULER}
+    assert {(b, s) for b in BRIEFS for s in Strategy} <= seen
+
+
+def test_module_names_vary_in_case_length_and_order_around_the_scheduler():
+    names = {m.module_name for m in _plugins()}
+    assert names == {n for names in NAME_SETS for n in names}
+    assert any(n[0].isupper() for n in names) and any(n.startswith("_") for n in names)
+    assert {1, 64} <= {len(n) for n in names}
+    assert any(n < SCHEDULER < m and n.lower() < m.lower() and m.startswith("plugin") for n in names for m in names)
+    assert any(sorted([a, b]) != sorted([a, b], key=str.lower) for a in names for b in names)
+
+
+def test_display_names_are_often_unlike_the_module_names_and_sort_otherwise():
+    plugins = _plugins()
+    displays = {m.name for m in plugins}
+    assert {n for row in DISPLAY_ROWS.values() for n in row} <= displays
+    assert any(not n.isascii() for n in displays) and any("'" in n and '"' in n for n in displays)
+    assert any("<" in n and "&" in n for n in displays)
+    unlike = [case for case in _generated() if len(case.plugins) > 1
+              and sorted(case.plugins, key=lambda m: m.name) != sorted(case.plugins, key=lambda m: m.module_name)]
+    assert len(unlike) > 40
+    assert sum(m.name == title(m.module_name) for m in plugins) > len(plugins) / 3  # the plain name stays common
+
+
+def test_plugins_have_none_to_three_methods_with_every_kind_of_description():
+    plugins = _plugins()
+    assert {len(m.methods) for m in plugins} == set(METHOD_COUNTS)
+    descriptions = {d.description for m in plugins for d in m.methods}
+    plain = {f"Use {m.module_name}." for m in plugins}
+    assert {d for d in DESCRIPTIONS if "{}" not in d} <= descriptions and descriptions & plain
+    assert "" in descriptions and any(d and not d.strip(WHITE_SPACE) for d in descriptions)
+    assert any(d[:1] in "\u001c\u001d\u001e\u001f" or d[-1:] in "\u001c\u001d\u001e\u001f" for d in descriptions if d)
+    assert {k for m in plugins for k in (d.kind for d in m.methods)} >= {MethodKind.TOOL, MethodKind.AGENT}
 
 
 def test_host_configs_reach_each_strategy_disabled_plugins_an_unknown_entry_and_the_scheduler_off():
@@ -90,8 +148,12 @@ def _describe(case: Case) -> set:
             name = event.module_name
             if name not in installed and name.strip() in installed:
                 found.add(("padded name", name != name.strip(" \t")))  # True: padded with non-ASCII space
+            elif name not in installed and unicodedata.normalize("NFKC", name) in installed:
+                found.add(("call name", "full width"))
+            elif name not in installed and name.lower() in {n.lower() for n in installed}:
+                found.add(("call name", "another case"))
             elif name not in installed:
-                found.add(("call name", "unknown" if name == UNKNOWN else "empty" if not name else "other"))
+                found.add(("call name", {UNKNOWN: "unknown", "": "empty", MARKUP_NAME: "markup"}.get(name, "other")))
         if isinstance(event, SetStrategy):
             found.add(("strategy", json.dumps(doc["strategy"])))
         if action_of(event) in ("enable", "disable") and event.module_name in (UNKNOWN, "plugin_activation"):
@@ -109,7 +171,8 @@ def test_steps_reach_every_action_conversation_rounds_type_strategy_value_and_od
     assert {("rounds", "omitted" if r is OMITTED else json.dumps(r)) for r in ROUNDS} <= seen
     assert {("strategy", json.dumps(s)) for s in STRATEGY_VALUES} <= seen
     assert {("padded name", False), ("padded name", True)} <= seen
-    assert {("call name", "unknown"), ("call name", "empty"), ("call name", "other")} <= seen
+    odd = ("unknown", "empty", "markup", "full width", "another case")
+    assert {("call name", kind) for kind in odd} <= seen
     assert {("admin target", a, n) for a in ("enable", "disable") for n in (UNKNOWN, "plugin_activation")} <= seen
     assert {("scheduler", True), ("scheduler", False)} <= seen
 

@@ -43,7 +43,7 @@ def test_the_text_report_shows_an_identical_start_error_once(capsys):
     out = capsys.readouterr().out
     assert code == 2
     assert out.count("could not start the implementation (while starting the scenario)") == 1
-    assert "ERRORED 3 scenarios, the same error:" in out
+    assert "ERRORED the same error in 3 scenarios:" in out
 
 
 def test_an_implementation_claiming_no_known_profile_has_nothing_to_test(capsys):

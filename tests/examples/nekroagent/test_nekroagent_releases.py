@@ -1,7 +1,8 @@
 """Every older NekroAgent release (2.3.0 .. 2.3.3) fails exactly the scenarios its own expected-failures file lists.
 
 Each release runs in its own venv (scripts/install-nekroagent.sh VERSION, or all); a release that is
-not installed here is skipped, CI installing 2.4.0 only (tests/examples/nekroagent/test_nekroagent_adapter.py).
+not installed here is skipped (CI installs all five: .ci/run; 2.4.0's own test is
+tests/examples/nekroagent/test_nekroagent_adapter.py).
 One suite run per release: 25-50 s.
 """
 
