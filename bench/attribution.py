@@ -1,7 +1,7 @@
 """Attribution: for each single-bug fake, does a failure blame the rule the bug breaks?
 
 Each fake in tests/fakes with a ``Breaks: ID`` docstring line is run through the bundled
-suite in-process (tests/fakes/breaks.py); the requirements its failed scenarios blame are
+suite in-process (tests/support/breaks.py); the requirements its failed scenarios blame are
 compared with the named one. Prints a markdown table (fake, named requirement, blamed,
 ok?: the named one is blamed with at most two others), then the median and maximum number
 of requirements blamed besides the named one, and the same figures for the old rule (every
@@ -12,17 +12,14 @@ requirement the failing step, or else the scenario, covers) measured side by sid
 
 from __future__ import annotations
 
-import importlib.util
 import statistics
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the tests' helpers are the package support/ under tests/
 
-_spec = importlib.util.spec_from_file_location("pas_fake_breaks", ROOT / "tests" / "fakes" / "breaks.py")
-breaks = sys.modules["pas_fake_breaks"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(breaks)
+from support import breaks
 
 import conformance.suite.runner as runner
 

@@ -53,6 +53,7 @@ QUICK: dict[str, Recipe] = {
     "fastschema": Recipe(args=("--runs", "3", "--count", "100")),
     "memory": Recipe(args=("--format", "json")),
     "attribution": Recipe(args=(), markdown=True),
+    "caches": Recipe(args=()),
     "fuzz_finds": Recipe(args=("--quick",), markdown=True),
     "nekro_runstart": Recipe(args=("--rounds", "2", "--runs", "5")),
     # measures the servers installed in its cache folder (python bench/mcp_budget.py installs them)

@@ -7,7 +7,7 @@
 #   PAS_NEKRO_VERSION=2.3.0 scripts/install-nekroagent.sh
 #   scripts/install-nekroagent.sh --venv 2.3.1   # print where that version's venv is, install nothing
 #
-# 2.4.0 keeps its old place (.ci/run and tests/examples/nekroagent/nekro_venv.py look there);
+# 2.4.0 keeps its old place (.ci/run and tests/support/nekro_venv.py look there);
 # PAS_NEKRO_VENV moves only the 2.4.0 venv. Idempotent: a venv that already has the version is
 # left alone. pip's cache is used (no --no-cache-dir), so installing again after deleting a venv
 # is fast. Needs Python 3.11 (NekroAgent's requirement): set PYTHON=python3.11 if python3 differs.

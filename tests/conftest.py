@@ -1,5 +1,12 @@
-"""Session-wide check: every Problem that PAS's own code creates during the tests has a registered code.
+"""What every test of the run shares: Hypothesis profiles, the check of emitted problem codes, required installs.
 
+Hypothesis profiles, registered here so that every folder run alone gets them (tests/reference_impl
+alone too): ``ci`` (the default) is reproducible: derandomized, no example database written into the
+checkout, no deadline (timing never decides a test). ``dev`` explores new examples on every run and
+remembers failures; ``thorough`` is for a long local hunt. Choose one with ``--hypothesis-profile NAME``
+or the ``HYPOTHESIS_PROFILE`` environment variable.
+
+Problem codes: every Problem that PAS's own code creates during the tests has a registered code.
 tests/conformance/documents/test_problem_codes.py reads the codes written in the source; this catches the
 ones computed at run time. A problem made by a test itself (a made-up code) is not counted:
 only problems whose maker is a frame inside conformance/ or reference_impl/.
@@ -12,9 +19,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from conformance.documents.codes import CODES
 from reference_impl.problems import Problem
+
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.register_profile("thorough", deadline=None, max_examples=2000)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the Hypothesis profile (``ci`` unless ``HYPOTHESIS_PROFILE`` says) unless one was chosen on the command line."""
+    if not config.getoption("hypothesis_profile", default=None):
+        settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 
 _PACKAGES = tuple(str(Path(__file__).resolve().parents[1] / name) for name in ("conformance", "reference_impl"))
 _UNREGISTERED: dict[str, str] = {}
@@ -42,8 +61,18 @@ def _recording_init(self: Problem, *args: object, **kwargs: object) -> None:
 Problem.__init__ = _recording_init  # type: ignore[method-assign]
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+    """Under pytest-xdist, take in what a worker found (the workers' own sessions end without failing the run)."""
+    _UNREGISTERED.update(getattr(node, "workeroutput", {}).get("pas_unregistered_codes", {}))
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail the session when PAS emitted a code nobody registered."""
+    """Fail the session when PAS emitted a code nobody registered (a pytest-xdist worker hands them on instead)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["pas_unregistered_codes"] = dict(_UNREGISTERED)
+        return
     if _UNREGISTERED:
         listed = ", ".join(f"{code} ({where})" for code, where in sorted(_UNREGISTERED.items()))
         sys.stderr.write(f"\nunregistered problem codes emitted (add them to conformance/documents/codes.py): {listed}\n")
@@ -71,3 +100,43 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         if os.environ.get(variable) == "1" and any(word in reason for word in words):
             report.outcome = "failed"
             report.longrepr = f"{variable}=1 but the test was skipped: {reason}"
+
+
+# Cost markers, applied here rather than test by test (pyproject.toml registers them; --strict-markers).
+# `slow`: seconds or more each: real hosts and third-party frameworks in their own venvs or under Node,
+# the docs site's build and the browser on it, the docs' commands in sandboxes, wheel builds, whole
+# suites or long fuzz runs in subprocesses. The inner loop leaves them out (CONTRIBUTING: -m "not slow").
+# Entries are node-id prefixes: a folder, a file, or a file and a test's name.
+SLOW_PATHS = (
+    "tests/examples/",
+    "tests/packaging/",
+    "tests/docs/test_docs_commands.py",
+    "tests/docs/test_docs_workflows.py",
+    "tests/docs/test_disclosure_guide.py",
+    "tests/conformance/tools/extract/test_extract_against_nekroagent.py",
+    # the bundled suite on each single-bug fake, under every disclosure combination, pytest-xdist in a subprocess
+    "tests/conformance/suite/test_attribution_fakes.py",
+    "tests/conformance/suite/test_disclosure_suite.py::test_the_reference_passes_every_applicable_disclosure_scenario_under_every_combination",
+    "tests/conformance/fuzz/test_fuzz_pytest_items.py::test_fuzz_items_run_under_xdist_with_two_workers",
+    # the properties that drive thousands of random steps through both sides
+    "tests/properties/test_fast_path_beside_the_rules.py::test_the_fast_path_gives_the_states_observations_and_text_of_the_rules",
+    "tests/properties/test_reference_beside_model.py",
+)
+# Builds shared by a whole run (session fixtures made once for all pytest-xdist workers, support.shared_build):
+# a test that uses one is slow.
+SHARED_BUILDS = frozenset({"site_build", "built_site", "wheelhouse", "user_venv"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own -m deselection reads the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow tests: by path (a file, or a file and a test's name), and every user of a shared build.
+
+    Under pytest-xdist the slow files go first (the order is otherwise kept): the workers take files
+    in collection order, and a long file taken last would leave the other worker idle at the end.
+    """
+    for item in items:
+        if item.nodeid.startswith(SLOW_PATHS) or not SHARED_BUILDS.isdisjoint(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+        items.sort(key=lambda item: item.path not in slow_files)  # stable: each file's own order is kept

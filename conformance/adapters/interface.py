@@ -19,6 +19,7 @@ from typing import Any
 
 from conformance.documents.suggest import closest
 from reference_impl.errors import PasError
+from reference_impl.model import Profile
 from reference_impl.problems import Problem, SourceLocation
 
 #: What each member must look like, as the error message says it.
@@ -28,7 +29,7 @@ SIGNATURES = {
     "apply": "def apply(self, event) -> an Observation (a HostObservation for a host command)",
 }
 _ARGUMENTS = {"start": 2, "apply": 1}  # positional arguments after self
-_NEED_START = ("activation", "text")  # profiles whose scenarios begin with start() (host: host-load; disclosure: disclosure-start)
+_NEED_START = (Profile.ACTIVATION.value, Profile.TEXT.value)  # profiles whose scenarios begin with start() (host: host-load; disclosure: disclosure-start)
 
 
 class UnusableImplementation(PasError, TypeError):

@@ -33,13 +33,15 @@ _STATE = pytest.StashKey["_Pas"]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Register the ``--pas-*`` options."""
+    from reference_impl.model import Profile
+
     group = parser.getgroup("pas", "PAS conformance suite")
     group.addoption("--pas-impl", action="append", default=[], metavar="IMPL",
                     help="run the PAS suite against IMPL: reference, python:MODULE:FACTORY or 'cmd:COMMAND ARGS' "
                          "(repeatable)")
     group.addoption("--pas-scenario", action="append", default=[], metavar="PATH",
                     help="PAS scenario file or folder (repeatable; default: the bundled suite)")
-    group.addoption("--pas-profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
+    group.addoption("--pas-profile", action="append", choices=tuple(p.value for p in Profile), metavar="PROFILE",
                     help="test only these PAS profiles (repeatable; default: all the implementation claims)")
     group.addoption("--pas-expected-failures", metavar="FILE", help="YAML mapping of scenario id to why it fails")
     group.addoption("--pas-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",

@@ -1,6 +1,7 @@
 """One fuzz case: installed plugins, a host config and the events sent to both sides.
 
-A case is plain data, independent of Hypothesis: the strategies build cases, the minimiser
+A case is plain data, independent of Hypothesis: :mod:`conformance.fuzz.generate` builds cases
+(from ``random.Random`` in ``pas fuzz``, from Hypothesis draws in the state machine), the minimiser
 derives simpler ones, and the emitter writes one as a scenario file.
 """
 

@@ -2,11 +2,11 @@
 
 Everything a case is built from is a row of a small table here: plugin shapes, host
 settings, step kinds and their arguments. :func:`build_plugins`, :func:`build_host` and
-:func:`build_event` pick rows through a ``choose(options)`` function. The search
-(:func:`generate_case`) passes a ``random.Random(seed).choice``, so Hypothesis only draws a
-seed and a length per case (a draw through Hypothesis costs far more than a step);
-:mod:`conformance.fuzz.strategies` passes a Hypothesis draw, so the state machine keeps
-Hypothesis' shrinking. The standard library only: no Hypothesis import here.
+:func:`build_event` pick rows through a ``choose(options)`` function. ``pas fuzz``'s search
+(:func:`generate_case`) passes a ``random.Random(seed).choice``: no Hypothesis in that loop (a
+draw through Hypothesis costs far more than a step); :mod:`conformance.fuzz.strategies` passes
+a Hypothesis draw, so the state machine keeps Hypothesis' shrinking. The standard library
+only: no Hypothesis import here.
 
 What the tables reach is everything a scenario file can say about the activation profile:
 plugins of every shape :mod:`conformance.fuzz.plugin_shapes` describes (module names in both

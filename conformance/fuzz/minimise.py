@@ -1,10 +1,11 @@
-"""A greedy pass that makes a disagreeing case smaller, after (or instead of) Hypothesis' shrinker.
+"""A greedy pass that makes a disagreeing case smaller: ``pas fuzz``'s only shrinker.
 
-Hypothesis shrinks cases that fail by disagreeing. An errored case (a crash or a hang,
-which may cost a whole timeout per replay) is not handed to Hypothesis; this pass shrinks
-it instead, with a cap on replays. For every case it also guarantees local minimality:
-no single step or plugin can be dropped, and no host setting or argument reset to its
-default, without losing the disagreement.
+:mod:`conformance.fuzz.search` hands it the first case that disagrees, whatever the kind of
+failure (a wrong answer, a crash or a hang, which may cost a whole timeout per replay), with a
+cap on replays and a deadline. It guarantees local minimality: no single step or plugin can be
+dropped, and no host setting or argument reset to its default, without losing the
+disagreement. It is deterministic, so ``--seed`` reproduces what it gives. (The Hypothesis
+state machine of :mod:`conformance.fuzz.stateful` shrinks with Hypothesis instead.)
 """
 
 from __future__ import annotations

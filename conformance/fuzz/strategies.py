@@ -1,8 +1,9 @@
 """Hypothesis strategies for fuzz cases, built on the tables of :mod:`conformance.fuzz.generate`.
 
-Two ways to draw the same things. :func:`seeded_cases` is what ``pas fuzz`` searches with:
-Hypothesis draws a seed and a length, and ``random.Random(seed)`` picks every row (one
-Hypothesis draw per table row would cost far more than running the step). The other
+Two ways to draw the same things. :func:`seeded_cases` draws cases the way ``pas fuzz``
+makes them (``pas fuzz`` itself never calls Hypothesis: its search seeds ``random.Random``
+directly): Hypothesis draws a seed and a length, and ``random.Random(seed)`` picks every row
+(one Hypothesis draw per table row would cost far more than running the step). The other
 strategies (:func:`cases`, :func:`worlds`, :func:`events` ...) draw each row through
 Hypothesis (``sampled_from`` the same tables), so that Hypothesis can shrink them row by
 row: the state machine of :mod:`conformance.fuzz.stateful` uses them.

@@ -3,7 +3,8 @@
 Each format is a module here with ``render(run, *, color=False) -> str``:
 ``text`` (people; colour on a terminal), ``json`` (JSON lines), ``junit`` (JUnit XML),
 ``markdown`` (a summary table and the failures, e.g. for a CI job summary), ``ctrf`` (CTRF JSON,
-which test-report actions read).
+which test-report actions read), ``badge`` (shields.io endpoint JSON) and ``badge-svg`` (the
+badge drawn as SVG): :data:`FORMATS`, each through its module in ``_MODULES``.
 """
 
 from __future__ import annotations

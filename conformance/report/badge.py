@@ -20,11 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reference_impl.model import Profile
+
 if TYPE_CHECKING:
     from conformance.suite.results import RunResult
 
 LABEL = "PAS"
-PROFILE_ORDER = ("activation", "text", "host", "disclosure")
+PROFILE_ORDER = tuple(p.value for p in Profile)
 _PASSED = frozenset({"passed", "stale"})
 # shields.io's named colours and the hex values its badges draw them with.
 COLORS = {"brightgreen": "#4c1", "green": "#97ca00", "yellowgreen": "#a4a61d", "yellow": "#dfb317",

@@ -41,7 +41,7 @@ from conformance.suite.spec_versions import resolve, within
 from reference_impl.disclosure_options import Options
 from reference_impl.model import ImplementationInfo, Profile
 
-ALL_PROFILES = ("activation", "text", "host", "disclosure")
+ALL_PROFILES = tuple(p.value for p in Profile)
 
 
 def select_scenarios(scenarios: Iterable[Scenario], *, keyword: str | None = None,

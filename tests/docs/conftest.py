@@ -1,4 +1,5 @@
-"""Shared fixtures of the docs tests: the checkout's paths and one strict build of the site."""
+"""Shared fixtures of the docs tests: one strict build of the site and the docs' sandbox, each made once per run
+(once for all pytest-xdist workers: support.shared_build)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.docs_commands import index_packages
+from support.docs_sandbox import build_wheelhouse, make_user_venv
+from support.shared_build import shared_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,17 +29,21 @@ class SiteBuild:
 
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory: pytest.TempPathFactory) -> SiteBuild:
-    """Build the site once per session with ``mkdocs build --strict`` into a temporary folder."""
+    """Build the site once per run (once for all pytest-xdist workers) with ``mkdocs build --strict``."""
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         pytest.skip("mkdocs-material is not installed (pip install '.[docs]'); .ci/run installs it")
-    site = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(site)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )
-    return SiteBuild(returncode=done.returncode, log=done.stdout + done.stderr, site=site)
+
+    def build(site: Path) -> dict:
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        done = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
+             "--site-dir", str(site)],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        )
+        return {"returncode": done.returncode, "log": done.stdout + done.stderr}
+
+    site, facts = shared_build(tmp_path_factory, "site", build)
+    return SiteBuild(returncode=facts["returncode"], log=facts["log"], site=site)
 
 
 @pytest.fixture(scope="session")
@@ -48,20 +56,13 @@ def built_site(site_build: SiteBuild) -> Path:
 
 @pytest.fixture(scope="session")
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """PAS's wheel and its dependencies' in one folder, for pip to install from offline (docs_sandbox)."""
-    from docs_commands import index_packages
-    from docs_sandbox import build_wheelhouse
-
-    folder = tmp_path_factory.mktemp("wheelhouse")
-    build_wheelhouse(folder, index_packages())
+    """PAS's wheel and its dependencies' in one folder, for pip to install from offline (docs_sandbox); once per run."""
+    folder, _ = shared_build(tmp_path_factory, "wheelhouse", lambda folder: build_wheelhouse(folder, index_packages()))
     return folder
 
 
 @pytest.fixture(scope="session")
 def user_venv(wheelhouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The activated venv of the guides' bare ``pas``, PAS installed from the wheelhouse (docs_sandbox)."""
-    from docs_sandbox import make_user_venv
-
-    folder = tmp_path_factory.mktemp("user-venv")
-    make_user_venv(folder, wheelhouse)
+    """The activated venv of the guides' bare ``pas``, PAS installed from the wheelhouse (docs_sandbox); once per run."""
+    folder, _ = shared_build(tmp_path_factory, "user-venv", lambda folder: make_user_venv(folder, wheelhouse))
     return folder

@@ -16,8 +16,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from docs_commands import RULE_PAGES, SKIPS, Command, commands, pages, skip_reason
-from docs_sandbox import copy_checkout, environment, run
+from support.docs_commands import RULE_PAGES, SKIPS, Command, commands, pages, skip_reason
+from support.docs_sandbox import copy_checkout, environment, run
 
 ROOT = Path(__file__).resolve().parents[2]
 GETTING_STARTED_INSTALL = "python3 -m venv .venv && .venv/bin/pip install ."
@@ -81,7 +81,7 @@ def test_no_page_tells_to_install_a_package_no_index_has():
 
 
 def test_packages_installed_by_name_go_into_the_wheelhouse_and_paths_do_not(monkeypatch):
-    import docs_commands
+    from support import docs_commands
 
     shown = ["pip install pygls", "python3 -m venv .venv && .venv/bin/pip install .", "pip install dist/*.whl",
              ".venv/bin/pip install '.[budget]'", "pip install -q hypothesis 'tiktoken'; pas --version",

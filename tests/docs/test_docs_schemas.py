@@ -33,7 +33,7 @@ def test_the_bundled_schemas_include_the_protocol_messages():
 
 
 def test_every_schema_is_published_in_the_built_site_at_the_path_of_its_id(built_site):
-    from docs_config import mkdocs_config
+    from support.docs_config import mkdocs_config
 
     site_url = mkdocs_config()["site_url"]
     for path in YAML_FILES:

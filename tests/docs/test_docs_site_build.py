@@ -126,7 +126,7 @@ def _hook(name: str):
 
 
 def test_every_page_is_in_the_navigation_rule_pages_included():
-    from docs_config import mkdocs_config
+    from support.docs_config import mkdocs_config
 
     config = mkdocs_config()
     assert "not_in_nav" not in config

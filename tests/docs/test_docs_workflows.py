@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 import yaml
-from docs_commands import pages
-from docs_sandbox import copy_checkout, environment, run
+from support.docs_commands import pages
+from support.docs_sandbox import copy_checkout, environment, run
 
 ROOT = Path(__file__).resolve().parents[2]
 _YAML = re.compile(r'^[ \t]*```yaml(?: title="(?P<title>[^"]*)")?\n(?P<body>.*?)^[ \t]*```', re.MULTILINE | re.DOTALL)

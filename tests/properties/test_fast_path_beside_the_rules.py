@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from pas_worlds import EDGE_ROUNDS, STRATEGY_VALUES
+from support.pas_worlds import EDGE_ROUNDS, STRATEGY_VALUES
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.engine import Engine

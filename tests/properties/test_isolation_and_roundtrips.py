@@ -6,8 +6,8 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pas_activation_model import ActivationModel
-from pas_worlds import BRIEFS, EVENTS, manifests, worlds
+from support.pas_activation_model import ActivationModel
+from support.pas_worlds import BRIEFS, EVENTS, manifests, worlds
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.eligibility import is_sleep_eligible

@@ -13,8 +13,16 @@ import re
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from pas_activation_model import ActivationModel
-from pas_worlds import CALLABLE_NAMES, CONVERSATION, CONVERSATIONS, LIKELY_ROUNDS, ROUNDS, STRATEGY_VALUES, worlds
+from support.pas_activation_model import ActivationModel
+from support.pas_worlds import (
+    CALLABLE_NAMES,
+    CONVERSATION,
+    CONVERSATIONS,
+    LIKELY_ROUNDS,
+    ROUNDS,
+    STRATEGY_VALUES,
+    worlds,
+)
 
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Disable, Enable, Extend, Restart, SetScheduler, SetStrategy, StartRun

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from refimpl_builders import available, plugin, protected, sleeper
+from support.refimpl_builders import available, plugin, protected, sleeper
 
 from reference_impl.catalogue import Catalogue, DuplicateModule
 from reference_impl.errors import PasError

@@ -6,7 +6,7 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from refimpl_builders import SEMANTICS, plugin
+from support.refimpl_builders import SEMANTICS, plugin
 
 from reference_impl.eligibility import deciding_requirement, is_sleep_eligible
 from reference_impl.fast import eligibility_decider

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from refimpl_builders import CONV, sleeper
+from support.refimpl_builders import CONV, sleeper
 
 from reference_impl import __version__
 from reference_impl.disclosure_commands import DisclosureStart, LoadCall, ModelStep, Request, Tool

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from refimpl_builders import SEMANTICS, available, plugin, protected, sleeper
+from support.refimpl_builders import SEMANTICS, available, plugin, protected, sleeper
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.eligibility import is_sleep_eligible

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from refimpl_builders import SEMANTICS, protected, sleeper
+from support.refimpl_builders import SEMANTICS, protected, sleeper
 
 from conformance.adapters.protocol.messages import observation_from_json
 from reference_impl.errors import MalformedDocument, PasError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from refimpl_builders import plugin
+from support.refimpl_builders import plugin
 
 from conformance.adapters.protocol.host_messages import host_observation_from_json
 from reference_impl.lifecycle import plan

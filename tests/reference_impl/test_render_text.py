@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from refimpl_builders import CONV, plugin, protected, sleeper
+from support.refimpl_builders import CONV, plugin, protected, sleeper
 
 from reference_impl.engine import Engine
 from reference_impl.events import OMITTED, Activate, CallObservation, Extend, PluginView, StartRun

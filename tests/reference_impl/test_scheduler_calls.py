@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from refimpl_builders import CONV, SEMANTICS, World, plugin, protected, sleeper
+from support.refimpl_builders import CONV, SEMANTICS, World, plugin, protected, sleeper
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import OMITTED, Activate, CallObservation, Disable, Extend, PluginView, StartRun

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from refimpl_builders import CONV, SEMANTICS, World, plugin, protected, sleeper, views_by_module
+from support.refimpl_builders import CONV, SEMANTICS, World, plugin, protected, sleeper, views_by_module
 
 from reference_impl.events import (
     Activate,

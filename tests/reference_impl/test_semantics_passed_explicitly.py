@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from refimpl_builders import CONV, SEMANTICS, protected, sleeper
+from support.refimpl_builders import CONV, SEMANTICS, protected, sleeper
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.engine import Engine

@@ -11,7 +11,7 @@ import pickle
 from typing import Any
 
 import pytest
-from refimpl_builders import SEMANTICS, plugin, sleeper
+from support.refimpl_builders import SEMANTICS, plugin, sleeper
 
 from reference_impl.catalogue import Catalogue
 from reference_impl.events import (

@@ -22,9 +22,11 @@ scenario cites an unknown requirement), 2 usage or input errors"""
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas coverage``."""
+    from reference_impl.model import Profile
+
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
-    parser.add_argument("--profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
+    parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile), metavar="PROFILE",
                         help="check the requirements of these profiles (repeatable; default: activation, text, host and disclosure)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATH",
                         help="a scenario file or folder (repeatable; default: the bundled suite)")

@@ -36,6 +36,8 @@ still written)"""
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas fuzz``."""
+    from reference_impl.model import Profile
+
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
     parser.add_argument("--impl", required=True, metavar="IMPL", help="the implementation under test (see below)")
@@ -45,9 +47,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget", type=positive(float), metavar="SECONDS",
                         help="stop searching after this long (default: no limit)")
     parser.add_argument("--out", default=".", metavar="DIR", help="where to write the scenario file (default: .)")
-    parser.add_argument("--profile", action="append", choices=("activation", "text", "host", "disclosure"),
-                        metavar="PROFILE", help="compare only these profiles (repeatable: activation, text, host, "
-                                                "disclosure; default: all claimed)")
+    parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile), metavar="PROFILE",
+                        help="compare only these profiles (repeatable: activation, text, host, disclosure; "
+                             "default: all claimed)")
     parser.add_argument("--timeout", type=positive(float), default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
                         help=f"per-step timeout for cmd: implementations (default: {DEFAULT_STEP_TIMEOUT:g})")
 
@@ -63,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from conformance.adapters.select import BadImplementation, adapter_for
+    from conformance.cli.progress import FuzzProgress
     from conformance.cli.signals import close_adapter, finish, stop_on_signals
-    from conformance.fuzz.progress import Progress
     from conformance.fuzz.search import FuzzOptions, fuzz
     from conformance.fuzz.session import write_finding
 
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return _usage(*(error.problems or [error]))
     options = FuzzOptions(max_examples=args.max_examples, seed=args.seed, time_budget=args.time_budget,
                           profiles=args.profile)
-    progress = Progress(sys.stderr, total=args.max_examples, budget=args.time_budget)
+    progress = FuzzProgress(sys.stderr, total=args.max_examples, budget=args.time_budget)
     with stop_on_signals() as guard:  # SIGINT, SIGTERM, SIGHUP: stop searching, write what was found
         try:
             result = fuzz(adapter, options, on_progress=progress.update)

@@ -38,13 +38,14 @@ be started, or nothing to test,
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas run``."""
     from conformance.report import FORMATS
+    from reference_impl.model import Profile
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = _EPILOG
     parser.add_argument("--impl", default="reference", metavar="IMPL", help="the implementation under test (see below)")
     parser.add_argument("--scenario", action="append", default=[], metavar="PATH",
                         help="a scenario file or folder (repeatable; default: the bundled suite)")
-    parser.add_argument("--profile", action="append", choices=("activation", "text", "host", "disclosure"), metavar="PROFILE",
+    parser.add_argument("--profile", action="append", choices=tuple(p.value for p in Profile), metavar="PROFILE",
                         help="test only these profiles (repeatable: activation, text, host, disclosure; default: all claimed)")
     parser.add_argument("--spec-version", metavar="VERSION",
                         help="run exactly the scenarios of this spec version (major.minor, e.g. 1.0) and judge only its "
@@ -155,9 +156,9 @@ def _run_and_report(args: argparse.Namespace, adapter, selected: list, expected:
                     guard) -> int:
     """Run under the caller's signal guard, stream the report, close the implementation on every path."""
     from conformance.cli.exit_status import run_exit_code
+    from conformance.cli.progress import RunProgress
     from conformance.cli.signals import close_adapter, finish
     from conformance.report import use_color
-    from conformance.report.progress import RunProgress
     from conformance.report.stream import ReportSink
     from conformance.suite.runner import RunLimits, run_suite, signal_stop
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from stdio_support import gone_soon
+from support.stdio_support import gone_soon
 
 from conformance.adapters import stdio
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stdio_support import gone_soon, parent_of, wait_for_file
+from support.stdio_support import gone_soon, parent_of, wait_for_file
 
 from conformance.adapters import reaper
 from conformance.adapters.implementation import ImplementationFailed

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stdio_support import gone_soon
+from support.stdio_support import gone_soon
 
 from conformance.adapters.implementation import FailureKind as K
 from conformance.adapters.implementation import ImplementationFailed

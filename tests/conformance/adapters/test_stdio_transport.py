@@ -21,6 +21,7 @@ from conformance.adapters.stdio import StdioAdapter, pieces_of
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_suite
 from conformance.suite.scenario import load_suite
+from reference_impl.model import Profile
 
 ROOT = Path(__file__).resolve().parents[3]
 BAD_READER = ROOT / "tests" / "fakes" / "transport_bad_reader.py"
@@ -70,7 +71,7 @@ def scenarios():
 
 def _outcomes(argv: list[str], scenarios, timeout: float) -> dict[str, Outcome]:
     with StdioAdapter(argv, timeout=timeout) as adapter:
-        return {r.id: r.outcome for r in run_suite(adapter, scenarios, profiles=("activation", "text")).results}
+        return {r.id: r.outcome for r in run_suite(adapter, scenarios, profiles=(Profile.ACTIVATION, Profile.TEXT)).results}
 
 
 def test_the_reference_over_stdio_reads_every_transport_scenario_whole(scenarios):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -81,8 +82,13 @@ def test_fast_path_agrees_with_jsonschema_on_any_value_in_any_host_config_field(
     _agrees("host-config", {**HOST, field: value})
 
 
+@functools.cache
 def _suite_responses() -> list[tuple[str, dict]]:
-    """Every response the reference gives over the bundled suite, as the stdio adapter checks them."""
+    """Every response the reference gives over the bundled suite, as the stdio adapter checks them.
+
+    Made when a test first asks (not at import: every pytest-xdist worker collects this module), and
+    ``closest_meeting`` asked once per distinct ``requires`` (each call walks every combination).
+    """
     from conformance.adapters.protocol import response_schema
     from conformance.suite.scenario import load_suite
     from reference_impl.disclosure_options import closest_meeting
@@ -93,9 +99,10 @@ def _suite_responses() -> list[tuple[str, dict]]:
     found = [("protocol/hello-response", hello), ("protocol/start-response", {"id": 2, "ok": True, "result": {}}),
              ("protocol/bye-response", {"id": 3, "ok": True, "result": {}}),
              ("protocol/error-response", {"id": None, "ok": False, "error": {"message": "bad", "code": "invalid-json"}})]
+    declaration = functools.cache(closest_meeting)
     for scenario in scenarios:
         # a disclosure scenario runs under a declaration that meets its requires, its catalogue sent first
-        engine = Engine(disclosure=closest_meeting(scenario.requires))
+        engine = Engine(disclosure=declaration(scenario.requires))
         engine.start(scenario.plugins, scenario.host)
         for event in ([scenario.opening] if scenario.is_disclosure else []) + [step.event for step in scenario.steps]:
             response = {"id": 1, "ok": True, "result": engine.apply(event).to_json()}
@@ -104,12 +111,9 @@ def _suite_responses() -> list[tuple[str, dict]]:
     return [(schema, json.loads(json.dumps(response))) for schema, response in found]
 
 
-RESPONSES = _suite_responses()
-
-
 def test_the_fast_path_accepts_every_protocol_response_of_the_reference_and_jsonschema_agrees():
-    assert len(RESPONSES) > 800
-    for schema, response in RESPONSES:
+    assert len(_suite_responses()) > 800
+    for schema, response in _suite_responses():
         assert certainly_valid(schema, response), (schema, response)
         assert validator(schema).is_valid(response)
 
@@ -117,15 +121,15 @@ def test_the_fast_path_accepts_every_protocol_response_of_the_reference_and_json
 def test_the_wire_writes_every_response_of_the_reference_byte_for_byte_as_the_standard_library():
     from conformance.adapters.protocol.wire import encode  # msgspec, with the standard library behind it
 
-    for _, response in RESPONSES:
+    for _, response in _suite_responses():
         assert encode(response) == json.dumps(response, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(index=st.integers(0, len(RESPONSES) - 1), path_choice=st.integers(0, 10_000), replacement=JSON)
+@given(index=st.integers(0, 100_000), path_choice=st.integers(0, 10_000), replacement=JSON)
 def test_a_damaged_protocol_response_is_never_certainly_valid_unless_jsonschema_accepts_it(index, path_choice,
                                                                                           replacement):
-    schema, response = RESPONSES[index]
+    schema, response = _suite_responses()[index % len(_suite_responses())]
     damaged = json.loads(json.dumps(response))
     containers = [damaged]
     places = []

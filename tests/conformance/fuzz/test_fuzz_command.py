@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from fuzz_support import SEED
+from support.fuzz_support import SEED
 
 from conformance.cli.main import main
 

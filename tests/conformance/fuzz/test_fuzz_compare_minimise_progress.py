@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight
+from conformance.cli.progress import FuzzProgress
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Disagreement, Verdict, differences
 from conformance.fuzz.minimise import minimise
-from conformance.fuzz.progress import Progress
 from conformance.fuzz.strategies import manifest
 from reference_impl.events import Activate, Restart, SetScheduler, StartRun
 from reference_impl.model import HostConfig
@@ -92,7 +92,7 @@ def test_the_greedy_pass_stops_after_its_replay_cap():
 
 def test_the_progress_line_is_drawn_in_place_on_a_terminal_and_erased_at_the_end():
     stream, now = io.StringIO(), [0.0]
-    progress = Progress(stream, total=100, budget=None, enabled=True, clock=lambda: now[0])
+    progress = FuzzProgress(stream, total=100, budget=None, enabled=True, clock=lambda: now[0])
     now[0] = 2.0
     progress.update(25, 500)
     assert stream.getvalue() == "\rpas fuzz: 25/100 examples, 250 steps/s, ~6 s left"
@@ -102,14 +102,14 @@ def test_the_progress_line_is_drawn_in_place_on_a_terminal_and_erased_at_the_end
 
 def test_the_time_left_is_the_smaller_of_the_example_budget_and_the_time_budget():
     now = [0.0]
-    progress = Progress(io.StringIO(), total=1000, budget=5.0, enabled=True, clock=lambda: now[0])
+    progress = FuzzProgress(io.StringIO(), total=1000, budget=5.0, enabled=True, clock=lambda: now[0])
     now[0] = 1.0
     assert progress.line(10, 100).endswith("~4 s left")
 
 
 def test_the_progress_line_stays_quiet_on_a_stream_that_is_not_a_terminal():
     stream = io.StringIO()
-    progress = Progress(stream, total=10)
+    progress = FuzzProgress(stream, total=10)
     progress.update(5, 50)
     progress.close()
     assert not progress.enabled and stream.getvalue() == ""

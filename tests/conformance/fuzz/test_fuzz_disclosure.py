@@ -4,12 +4,11 @@ passes on the reference and fails on the fake, blamed on the fake's rule."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
-from pathlib import Path
 
 import pytest
+from support import breaks
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.adapters.stdio import StdioAdapter
@@ -24,11 +23,7 @@ from conformance.suite.runner import run_scenario
 from conformance.suite.scenario import load_scenario
 from reference_impl.disclosure_commands import LoadCall, ModelStep, SearchCall
 from reference_impl.disclosure_options import Options, Role, every_combination
-
-FAKES = Path(__file__).resolve().parents[2] / "fakes"
-_spec = importlib.util.spec_from_file_location("pas_fake_breaks", FAKES / "breaks.py")
-breaks = sys.modules.setdefault("pas_fake_breaks", importlib.util.module_from_spec(_spec))
-_spec.loader.exec_module(breaks)  # tests/fakes/breaks.py: the fakes' own index
+from reference_impl.model import Profile
 
 COMBINATIONS = list(every_combination())
 SAMPLE = COMBINATIONS[::37]  # 26 declarations, every value of every option among them
@@ -85,7 +80,7 @@ def test_fuzz_finds_each_disclosure_fake_and_writes_a_scenario_blamed_on_its_rul
 def test_with_both_profiles_in_play_the_activation_cases_of_a_seed_do_not_change():
     """An implementation that claims disclosure too is searched with the same activation cases, every other case."""
     both = fuzz(reference_adapter(), FuzzOptions(seed=2, max_examples=20))
-    alone = fuzz(reference_adapter(), FuzzOptions(seed=2, max_examples=10, profiles=("activation", "text")))
+    alone = fuzz(reference_adapter(), FuzzOptions(seed=2, max_examples=10, profiles=(Profile.ACTIVATION, Profile.TEXT)))
     assert both.finding is None and alone.finding is None
     assert both.examples == 20 and both.steps > alone.steps
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from fuzz_support import load_fake, loads_back
+from support.fuzz_support import load_fake, loads_back
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.documents.step_form import Unwritable

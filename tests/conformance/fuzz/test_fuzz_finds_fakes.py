@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fuzz_support import (
+from support.fuzz_support import (
     HOSTILE_IN_PROCESS,
     SEED,
     WRONG_BEHAVIOUR,

@@ -8,7 +8,7 @@ import functools
 import itertools
 
 import pytest
-from fuzz_support import FAKES, fake_adapter, load
+from support.fuzz_support import FAKES, fake_adapter, load
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.cli.main import main

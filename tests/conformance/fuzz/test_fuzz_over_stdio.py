@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from fuzz_support import FAKES, REFERENCE_OVER_STDIO, load, outcome_on_reference
+from support.fuzz_support import FAKES, REFERENCE_OVER_STDIO, load, outcome_on_reference
 
 from conformance.adapters.implementation import FailureKind
 from conformance.adapters.select import adapter_for

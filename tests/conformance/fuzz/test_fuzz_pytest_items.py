@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fuzz_support import FAKES
+from support.fuzz_support import FAKES
 
 pytest_plugins = ["pytester"]
 

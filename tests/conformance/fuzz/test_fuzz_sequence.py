@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from fuzz_support import fake_adapter, load
+from support.fuzz_support import fake_adapter, load
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.cli.main import main

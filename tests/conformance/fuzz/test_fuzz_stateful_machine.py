@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from fuzz_support import REFERENCE_OVER_STDIO, load_fake
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
+from support.fuzz_support import REFERENCE_OVER_STDIO, load_fake
 
 from conformance import scheduler_state_machine
 from reference_impl.engine import create

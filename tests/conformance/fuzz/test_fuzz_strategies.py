@@ -11,8 +11,8 @@ import itertools
 import json
 import unicodedata
 
-from fuzz_support import loads_back
 from hypothesis import HealthCheck, Phase, given, settings
+from support.fuzz_support import loads_back
 
 from conformance.fuzz.case import CONVERSATIONS, Case, action_of
 from conformance.fuzz.compare import Disagreement, Verdict

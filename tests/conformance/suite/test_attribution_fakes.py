@@ -1,24 +1,17 @@
 """Attribution, measured: each single-bug fake is blamed on the requirement its bug breaks.
 
 Every fake in tests/fakes with a ``Breaks: ID`` docstring line runs through the bundled suite
-(tests/fakes/breaks.py); its failed scenarios must blame the named requirement and at most
+(tests/support/breaks.py); its failed scenarios must blame the named requirement and at most
 two others. bench/attribution.py prints the same figures as a table.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from support import breaks
+from support.fakes import FAKES
 
 from conformance.suite.coverage import load_requirements
-
-FAKES = Path(__file__).resolve().parents[2] / "fakes"
-_spec = importlib.util.spec_from_file_location("pas_fake_breaks", FAKES / "breaks.py")
-breaks = sys.modules.setdefault("pas_fake_breaks", importlib.util.module_from_spec(_spec))
-_spec.loader.exec_module(breaks)
 
 GROUPS = ("ACT-ELIG", "ACT-STATE", "ACT-SCHED", "ACT-COUNT", "ACT-ARG", "ACT-ACTIVATE", "ACT-EXTEND", "ACT-ORDER",
           "ACT-ADMIN", "TXT-BLOCK", "TXT-REPLY", "HOST-", "DISC-SCOPE", "DISC-LOAD", "DISC-ORDER", "DISC-CALL",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
-from runner_support import OWN_SCENARIOS, own_suite
+from support.runner_support import OWN_SCENARIOS, own_suite
 
 from conformance.cli.main import main
 from conformance.suite.coverage import check_coverage, load_requirements
 from conformance.suite.results import Requirement
+from reference_impl.model import Profile
 
 REQUIREMENTS = {
     "ACT-COUNT-2": Requirement(id="ACT-COUNT-2", level="MUST", profile="activation"),
@@ -34,7 +35,7 @@ def test_only_the_requested_profiles_are_checked():
 
 
 def test_an_uncited_requirement_is_uncovered():
-    coverage = check_coverage(own_suite(), REQUIREMENTS, ("activation", "text"))
+    coverage = check_coverage(own_suite(), REQUIREMENTS, (Profile.ACTIVATION, Profile.TEXT))
     assert [r.id for r in coverage.uncovered] == ["ACT-ORDER-1"]
     assert not coverage.ok
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from runner_support import FAKES, OWN_SCENARIOS
+from support.runner_support import FAKES, OWN_SCENARIOS
 
 from conformance.cli.main import main
 from conformance.suite.expected_failures import load_expected_failures

@@ -8,7 +8,7 @@ catch every fake on its own too.
 from __future__ import annotations
 
 import pytest
-from runner_support import broken_fakes, load_fake, own_suite, suite_paths
+from support.runner_support import broken_fakes, load_fake, own_suite, suite_paths
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.cli.exit_status import run_exit_code

@@ -10,8 +10,8 @@ import sys
 import time
 
 import pytest
-from process_support import PAS, gone
-from runner_support import FAKES, ROOT
+from support.process_support import PAS, gone
+from support.runner_support import FAKES, ROOT
 
 pytestmark = pytest.mark.slow
 

@@ -13,8 +13,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from process_support import PAS, gone, json_lines
-from runner_support import FAKES, ROOT
+from support.process_support import PAS, gone, json_lines
+from support.runner_support import FAKES, ROOT
 
 from conformance.adapters import reaper
 from conformance.adapters.implementation import FailureKind
@@ -128,7 +128,7 @@ def test_a_report_to_a_fifo_is_written_in_place(tmp_path):
 
 def test_the_same_hang_in_scenario_after_scenario_stops_the_run_once_listing_what_did_not_run():
     scenarios = [s for s in load_suite()[0] if sum(step.event.cmd == "run" for step in s.steps) >= 2][:8]
-    with StdioAdapter(argv("hostile_hang_mid_scenario"), timeout=0.5) as adapter:
+    with StdioAdapter(argv("hostile_hang_mid_scenario"), timeout=3.0) as adapter:  # 0.5 s: a start-up at load 5 timed out
         run = run_suite(adapter, scenarios, limits=RunLimits(max_repeats=3))
     outcomes = [r.outcome for r in run.results]
     assert outcomes == [Outcome.ERRORED] * 3 + [Outcome.SKIPPED] * 5

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, get_type_hints
 
 import pytest
-from runner_support import Scripted, own
+from support.runner_support import Scripted, own
 
 from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, Scheduler
 from conformance.adapters.inprocess import InProcessAdapter, observation_json, reference_adapter

@@ -5,8 +5,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from runner_support import FAKES, OWN_SCENARIOS
+from support.runner_support import FAKES, OWN_SCENARIOS
 
+# Imported here, before any in-process run: pytester drops the modules a run imported when it ends,
+# and PyYAML's C parser, imported once, would keep making the first copy's event classes, which the
+# next run's fresh copy does not recognise (every file the event loader reads would hold no document).
+import conformance.documents.events  # noqa: F401 - imported for that side effect only
 from conformance.suite.scenario import SUITE_DIR
 
 pytest_plugins = ["pytester"]
@@ -68,7 +72,7 @@ def test_k_selects_scenarios_by_id(run):
 
 
 def test_scenarios_needing_an_unclaimed_profile_are_skipped(run):
-    result = run("--pas-impl=python:runner_support:ActivationOnly", OWN, "-m", "pas", "-rs")
+    result = run("--pas-impl=python:support.runner_support:ActivationOnly", OWN, "-m", "pas", "-rs")
     result.assert_outcomes(passed=8, skipped=1, deselected=1)
     assert "needs profile text" in result.stdout.str()
 

@@ -10,7 +10,7 @@ import itertools
 import textwrap
 
 import pytest
-from runner_support import own
+from support.runner_support import own
 
 from conformance.adapters.inprocess import InProcessAdapter
 from conformance.adapters.interface import UnusableImplementation

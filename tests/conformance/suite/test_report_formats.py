@@ -7,7 +7,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from runner_support import ActivationOnly, load_fake, own
+from support.runner_support import ActivationOnly, load_fake, own
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.report import FORMATS, render, use_color
@@ -16,8 +16,9 @@ from conformance.suite.coverage import load_requirements
 from conformance.suite.results import Outcome, RunResult, Summary
 from conformance.suite.runner import apply_expected, run_scenario
 from reference_impl.engine import Engine
+from reference_impl.model import Profile
 
-BOTH = ("activation", "text")
+BOTH = (Profile.ACTIVATION, Profile.TEXT)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import json
 import sys
 
 import pytest
-from runner_support import FAKES, OWN_SCENARIOS, ROOT, own_suite
+from support.runner_support import FAKES, OWN_SCENARIOS, ROOT, own_suite
 
 from conformance.cli.main import main
 from conformance.suite.keywords import BadKeyword, keyword_matcher

@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
-from process_support import PAS, gone, json_lines, start_slow_run
-from runner_support import FAKES, OWN_SCENARIOS, ROOT
+from support.process_support import PAS, gone, json_lines, start_slow_run
+from support.runner_support import FAKES, OWN_SCENARIOS, ROOT
 
 from conformance.cli.main import main
-from conformance.report.progress import RunProgress
+from conformance.cli.progress import RunProgress
 from conformance.suite.results import Outcome, ScenarioResult
 
 OWN = ["--scenario", str(OWN_SCENARIOS)]

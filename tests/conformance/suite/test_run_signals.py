@@ -8,7 +8,7 @@ import json
 import signal
 
 import pytest
-from process_support import gone, json_lines, start_slow_run, wait_for_lines
+from support.process_support import gone, json_lines, start_slow_run, wait_for_lines
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from runner_support import ActivationOnly, Scripted, load_fake, own, own_suite
+from support.runner_support import ActivationOnly, Scripted, load_fake, own, own_suite
 
 from conformance.adapters.implementation import FailureKind, ImplementationFailed
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
@@ -14,8 +14,9 @@ from conformance.suite.results import Outcome, Requirement, RequirementStatus
 from conformance.suite.runner import apply_expected, run_scenario, run_suite
 from reference_impl.engine import Engine
 from reference_impl.events import RunObservation
+from reference_impl.model import Profile
 
-BOTH = ("activation", "text")
+BOTH = (Profile.ACTIVATION, Profile.TEXT)
 
 
 def _adapter(fake: str) -> InProcessAdapter:
@@ -223,9 +224,9 @@ def test_the_summary_charges_a_failure_to_the_broken_requirements_only():
 
 
 def test_the_summary_lists_requirements_of_the_profiles_in_play_with_their_levels():
-    run = run_suite(reference_adapter(), own_suite(), profiles=("activation", "text"))
+    run = run_suite(reference_adapter(), own_suite(), profiles=BOTH)
     rows = {t.requirement.id: t for t in run.summary.requirements}
     assert rows["ACT-EXTEND-6"].requirement.level == "MUST"
     assert rows["ACT-EXTEND-6"].status is RequirementStatus.PASSED
-    assert all(t.requirement.profile in ("activation", "text") for t in run.summary.requirements)
+    assert all(t.requirement.profile in BOTH for t in run.summary.requirements)
     assert not any(r.startswith("HOST-") for r in rows)

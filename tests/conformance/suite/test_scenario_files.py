@@ -13,9 +13,10 @@ from conformance.suite.expectations import check_step
 from conformance.suite.scenario import SUITE_DIR, Scenario, load_suite
 from reference_impl.disclosure_options import closest_meeting
 from reference_impl.engine import Engine
+from reference_impl.model import Profile
 from reference_impl.spec_files import spec_dir
 
-SCHEDULING_PROFILES = ("activation", "text")
+SCHEDULING_PROFILES = (Profile.ACTIVATION, Profile.TEXT)
 MIN_SCENARIOS = 80
 
 

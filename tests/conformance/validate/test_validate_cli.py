@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from validate_helpers import BRIEF, manifest, run_cli, write
+from support.validate_helpers import BRIEF, manifest, run_cli, write
 
 from conformance.documents import loader as _yaml
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from validate_helpers import BRIEF, found, manifest, write
+from support.validate_helpers import BRIEF, found, manifest, write
 
 HOST = "kind: host-config\nstrategies:\n  {module}: {strategy}\n"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from validate_helpers import BRIEF, found, manifest, write
+from support.validate_helpers import BRIEF, found, manifest, write
 
 from conformance.cli.exit_status import validation_exit_code
 from conformance.validate.check import Settings, check_paths

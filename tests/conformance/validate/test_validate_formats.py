@@ -7,7 +7,7 @@ import json
 from xml.etree import ElementTree
 
 import pytest
-from validate_helpers import BRIEF, manifest, write
+from support.validate_helpers import BRIEF, manifest, write
 
 from conformance.cli.exit_status import validation_exit_code
 from conformance.report.problems import FORMATS, default_format, github_line, render

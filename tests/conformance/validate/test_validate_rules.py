@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from validate_helpers import BRIEF, found, manifest, write
+from support.validate_helpers import BRIEF, found, manifest, write
 
 from conformance.validate.check import check_paths
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from validate_helpers import found, manifest, run_cli, write
+from support.validate_helpers import found, manifest, run_cli, write
 
 from conformance.validate.suppress import ConfigError, find_config, load_config, parse_suppressions
 from reference_impl.problems import Severity

@@ -8,7 +8,7 @@ the MAF venv is installed (scripts/install-agent-framework.sh, or $PAS_MAF_PYTHO
 from __future__ import annotations
 
 import pytest
-from maf_venv import EXAMPLE, MAF_PYTHON, NEEDS_MAF
+from support.maf_venv import EXAMPLE, MAF_PYTHON, NEEDS_MAF
 
 ADAPTER = EXAMPLE / "adapter.py"
 EXPECTED = EXAMPLE / "expected-failures.yaml"

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from maf_venv import EXAMPLE, MAF_PYTHON, NEEDS_MAF, load_protocol
+from support.maf_venv import EXAMPLE, MAF_PYTHON, NEEDS_MAF, load_protocol
 
 pytestmark = [NEEDS_MAF, pytest.mark.slow]
 LOADERS = ["list_mcp_tools", "load_tool", "unload_tool"]

@@ -9,32 +9,22 @@ venv installed here; the anchors need none).
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from support.bigtool_venv import DEFAULT_PYTHON, WORKING_PYTHON
+from support.maf_venv import MAF_PYTHON
 
 ROOT = Path(__file__).resolve().parents[3]
 CITATION = re.compile(r"([A-Za-z_][\w/]*\.py):(\d+)(?:-(\d+))?")
 
 
-def _venv_module(folder: str, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_disc_{name}", ROOT / "tests" / "examples" / folder / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_maf = _venv_module("agent-framework", "maf_venv")
-_bigtool = _venv_module("langgraph-bigtool", "bigtool_venv")
 FILES = {
-    "examples/agent-framework/expected-failures.yaml": (_maf.MAF_PYTHON, "scripts/install-agent-framework.sh"),
-    "examples/langgraph-bigtool/expected-failures-default.yaml": (_bigtool.DEFAULT_PYTHON, "scripts/install-bigtool.sh default"),
-    "examples/langgraph-bigtool/expected-failures-working.yaml": (_bigtool.WORKING_PYTHON, "scripts/install-bigtool.sh working"),
+    "examples/agent-framework/expected-failures.yaml": (MAF_PYTHON, "scripts/install-agent-framework.sh"),
+    "examples/langgraph-bigtool/expected-failures-default.yaml": (DEFAULT_PYTHON, "scripts/install-bigtool.sh default"),
+    "examples/langgraph-bigtool/expected-failures-working.yaml": (WORKING_PYTHON, "scripts/install-bigtool.sh working"),
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bigtool_venv import DEFAULT_PYTHON, EXAMPLE, NEEDS_DEFAULT, NEEDS_WORKING, WORKING_PYTHON
+from support.bigtool_venv import DEFAULT_PYTHON, EXAMPLE, NEEDS_DEFAULT, NEEDS_WORKING, WORKING_PYTHON
 
 ADAPTER = EXAMPLE / "adapter.py"
 SETS = [pytest.param(DEFAULT_PYTHON, "default", marks=NEEDS_DEFAULT, id="default"),

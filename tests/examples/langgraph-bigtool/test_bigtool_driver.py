@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from bigtool_venv import DEFAULT_PYTHON, EXAMPLE, NEEDS_DEFAULT, NEEDS_WORKING, WORKING_PYTHON, load_protocol
+from support.bigtool_venv import DEFAULT_PYTHON, EXAMPLE, NEEDS_DEFAULT, NEEDS_WORKING, WORKING_PYTHON, load_protocol
 
 pytestmark = pytest.mark.slow
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon"]

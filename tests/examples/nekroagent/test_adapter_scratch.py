@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
+from support.nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
 
 ROOT = Path(__file__).resolve().parents[3]
 ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"

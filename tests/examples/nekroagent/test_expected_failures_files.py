@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from nekro_venv import NEEDS_NEKRO, OLDER_RELEASES, needs_release
+from support.nekro_venv import NEEDS_NEKRO, OLDER_RELEASES, needs_release
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = ROOT / "examples" / "nekroagent"

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
+from support.nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
 
 ROOT = Path(__file__).resolve().parents[3]
 ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
@@ -49,16 +49,24 @@ def _listed_ids() -> set[str]:
     return set(reasons)
 
 
-def test_suite_passes_with_expected_failures(tmp_path: Path) -> None:
-    code, rows = _pas_run("--expected-failures", str(EXPECTED), tmp_path=tmp_path)
+@pytest.fixture(scope="module")
+def listed_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, list[dict]]:
+    """One suite run with the expected-failures file, shared by both tests (a run takes 20-40 s)."""
+    return _pas_run("--expected-failures", str(EXPECTED), tmp_path=tmp_path_factory.mktemp("nekro-run"))
+
+
+def test_suite_passes_with_expected_failures(listed_run: tuple[int, list[dict]]) -> None:
+    code, rows = listed_run
     results = [r for r in rows if r.get("type") == "result"]
     bad = {r["id"]: r["outcome"] for r in results if r["outcome"] in ("failed", "errored", "stale")}
     assert code == 0, f"pas run exited {code}; not as expected: {bad}"
 
 
-def test_failing_scenarios_are_exactly_the_listed_ones(tmp_path: Path) -> None:
-    code, rows = _pas_run(tmp_path=tmp_path)
-    failing = {r["id"] for r in rows if r.get("type") == "result" and r["outcome"] in ("failed", "errored")}
-    assert code == 1
+def test_failing_scenarios_are_exactly_the_listed_ones(listed_run: tuple[int, list[dict]]) -> None:
+    # With the file a listed scenario that fails is `xfailed` (one that passes is `stale`), so the
+    # scenarios that fail are the failed, errored and xfailed ones: without the file, those fail.
+    _, rows = listed_run
+    failing = {r["id"] for r in rows if r.get("type") == "result" and r["outcome"] in ("failed", "errored", "xfailed")}
     listed = _listed_ids()
+    assert failing, "NekroAgent 2.4.0 fails some scenarios: without the file pas run exits 1"
     assert failing == listed, f"newly failing: {sorted(failing - listed)}; now passing: {sorted(listed - failing)}"

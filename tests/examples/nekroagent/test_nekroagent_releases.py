@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from nekro_venv import OLDER_RELEASES, needs_release, release_python
+from support.nekro_venv import OLDER_RELEASES, needs_release, release_python
 
 ROOT = Path(__file__).resolve().parents[3]
 ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
+from support.nekro_venv import NEEDS_NEKRO, NEKRO_PYTHON
 
 from conformance.adapters.stdio import StdioAdapter
 from reference_impl.engine import Engine

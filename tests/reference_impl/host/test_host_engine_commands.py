@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from host_checks import manifest
+from support.host_checks import manifest
 
 from reference_impl.errors import MalformedDocument
 from reference_impl.host import HostEngine, HostState, create, step

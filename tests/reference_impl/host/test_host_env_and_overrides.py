@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from host_checks import manifest
+from support.host_checks import manifest
 
 from reference_impl.frozen import thaw
 from reference_impl.host_config import parse_value

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 import pytest
-from host_checks import (
+from hypothesis import Phase, find, settings
+from support.fakes import FAKES, load_fake
+from support.host_checks import (
     CHECKS,
     World,
     check_config_merge,
@@ -19,13 +17,10 @@ from host_checks import (
     violations,
     worlds,
 )
-from hypothesis import Phase, find, settings
 
 from reference_impl.host import create
 from reference_impl.host_commands import Behaviour
 from reference_impl.model import HostConfig
-
-FAKES = Path(__file__).resolve().parents[2] / "fakes"
 
 # One world exposes all four classic bugs: a dependency listed after its dependent, a nested
 # default partly overridden by the file, several plugins to shut down, and a raising first hook.
@@ -51,12 +46,6 @@ CAUGHT_BY = {
 }
 
 
-def _fake(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, FAKES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_every_host_fake_in_the_fakes_folder_is_listed_here() -> None:
@@ -70,14 +59,14 @@ def test_the_reference_host_passes_every_check(world: World) -> None:
 
 @pytest.mark.parametrize("name", sorted(CAUGHT_BY))
 def test_each_broken_host_fails_exactly_the_check_aimed_at_its_bug(name: str) -> None:
-    run = run_world(_fake(name).create, EXAMPLE)
+    run = run_world(load_fake(name).create, EXAMPLE)
     failing = {check.__name__ for check in CHECKS if check(EXAMPLE, run)}
     assert failing == {CAUGHT_BY[name].__name__}
 
 
 @pytest.mark.parametrize("name", sorted(CAUGHT_BY))
 def test_the_property_search_finds_a_world_that_each_broken_host_gets_wrong(name: str) -> None:
-    factory, check = _fake(name).create, CAUGHT_BY[name]
+    factory, check = load_fake(name).create, CAUGHT_BY[name]
     config = name == "host_broken_shallow_merge"
     found = find(worlds(max_plugins=4, config=config), lambda w: bool(check(w, run_world(factory, w))),
                  settings=settings(max_examples=300, database=None, deadline=None, derandomize=True,

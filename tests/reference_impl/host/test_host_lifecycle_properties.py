@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from host_checks import (
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.host_checks import (
     check_config_merge,
     check_hook_order,
     check_isolation,
@@ -11,8 +13,6 @@ from host_checks import (
     run_world,
     worlds,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from reference_impl.host import create
 from reference_impl.lifecycle import run_setup, setup_order

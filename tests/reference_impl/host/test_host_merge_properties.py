@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from host_checks import KEYS, TREES, VALUES, flat_merge
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.host_checks import KEYS, TREES, VALUES, flat_merge
 
 from reference_impl.frozen import freeze, thaw
 from reference_impl.host_config import (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from host_checks import manifest
+from support.host_checks import manifest
 
 from reference_impl.catalogue import DuplicateModule
 from reference_impl.host import create

@@ -11,12 +11,12 @@ from conformance import report
 from conformance.cli.main import main
 from conformance.report import badge, badge_svg, jsonl
 from conformance.suite.results import Outcome, RunResult, ScenarioResult, Summary
-from reference_impl.model import ImplementationInfo
+from reference_impl.model import ImplementationInfo, Profile
 
-INFO = ImplementationInfo(name="demo", version="1.0.0", language="rust", profiles=("activation", "text"))
+INFO = ImplementationInfo(name="demo", version="1.0.0", language="rust", profiles=(Profile.ACTIVATION, Profile.TEXT))
 
 
-def _run(outcomes: list[tuple[str, tuple[str, ...]]], *, info=INFO, profiles=("activation", "text"),
+def _run(outcomes: list[tuple[str, tuple[str, ...]]], *, info=INFO, profiles=(Profile.ACTIVATION, Profile.TEXT),
          interrupted=False) -> RunResult:
     results = tuple(ScenarioResult(id=f"s{i}", title=f"scenario {i}", outcome=Outcome(o), profiles=p)
                     for i, (o, p) in enumerate(outcomes))
@@ -24,7 +24,7 @@ def _run(outcomes: list[tuple[str, tuple[str, ...]]], *, info=INFO, profiles=("a
                      interrupted=interrupted)
 
 
-ACT, TXT = ("activation",), ("activation", "text")
+ACT, TXT = (Profile.ACTIVATION,), (Profile.ACTIVATION, Profile.TEXT)
 
 
 def test_the_endpoint_json_has_exactly_the_shields_fields_with_counts_per_profile():

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from ctrf_check import ctrf_problems
+from support.ctrf_check import ctrf_problems
 
 from conformance.cli.main import main
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from budget_helpers import manifest, sleeper_set, write_set
+from support.budget_helpers import manifest, sleeper_set, write_set
 
 from conformance.cli.main import main
 from conformance.tools.budget.cache import (

@@ -7,7 +7,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from budget_helpers import sleeper_set
+from support.budget_helpers import sleeper_set
 
 from conformance.cli.main import main
 from conformance.tools.budget.chart import ChartUnavailable, render_svg, write_chart

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from budget_helpers import manifest, write_set
+from support.budget_helpers import manifest, write_set
 
 from conformance.cli.main import main
 from conformance.tools.budget.estimate import SCRIPT_WEIGHTS, estimate_tokens

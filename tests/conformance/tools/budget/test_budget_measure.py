@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from budget_helpers import manifest, sleeper_set, write_set
+from support.budget_helpers import manifest, sleeper_set, write_set
 
 from conformance.tools.budget.measure import TYPICAL_MIX, Size, measure_budget, parameters_text, saving
 from conformance.tools.budget.tokenizer import load_tokenizer

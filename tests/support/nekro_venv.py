@@ -7,19 +7,16 @@ $PAS_NEKRO_PYTHON, or the venv scripts/install-nekroagent.sh makes
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from support.host_venvs import venv_python
+
 
 def nekro_python() -> Path:
     """The Python of the NekroAgent venv (which may not exist)."""
-    explicit = os.environ.get("PAS_NEKRO_PYTHON")
-    if explicit:
-        return Path(explicit)
-    venv = Path(os.environ.get("PAS_NEKRO_VENV", Path.home() / ".cache" / "pas" / "nekroagent-venv"))
-    return venv / "bin" / "python"
+    return venv_python("PAS_NEKRO_PYTHON", "PAS_NEKRO_VENV", "nekroagent-venv")
 
 
 NEKRO_PYTHON = nekro_python()

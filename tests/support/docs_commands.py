@@ -87,7 +87,7 @@ SKIPS: tuple[tuple[str, str], ...] = (
     (r"mike (deploy|set-default)|git push|git switch gh-pages", "publishes the site to a remote branch"),
     (r"mkdocs build|pip install '\.\[docs\]'",
      "builds the site: tests/docs/test_docs_site_build.py runs mkdocs build --strict with the docs extra"),
-    (r"pip install '\.\[test,docs\]' && \.venv/bin/python -m pytest", "runs this very test suite"),
+    (r"(^|&& )\.venv/bin/python -m pytest\b", "runs this very test suite (the full command or the inner loop)"),
     (r"-- (uvx|npx -y) ",
      "starts a third-party MCP server that uvx or npx downloads (tests/conformance/tools/extract starts an SDK "
      "server of ours; bench/mcp_budget.py installs real ones into a cache)"),

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from runner_support import FAKES, ROOT
+from support.runner_support import FAKES, ROOT
 
 PAS = [sys.executable, "-c", "import sys; from conformance.cli import main; sys.exit(main())"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-SCHEMA = yaml.safe_load((Path(__file__).resolve().parent / "ctrf-required.schema.yaml").read_text(encoding="utf-8"))
+SCHEMA = yaml.safe_load((Path(__file__).resolve().parents[1] / "conformance" / "report" / "ctrf" / "ctrf-required.schema.yaml").read_text(encoding="utf-8"))
 
 
 def ctrf_problems(text: str) -> list[str]:

@@ -8,34 +8,24 @@ library only, loaded from the example directory under its own module name).
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "agent-framework"
+from support.host_venvs import load_example_module, venv_python
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "agent-framework"
 
 
 def maf_python() -> Path:
     """The Python of the MAF venv (which may not exist)."""
-    explicit = os.environ.get("PAS_MAF_PYTHON")
-    if explicit:
-        return Path(explicit)
-    venv = Path(os.environ.get("PAS_MAF_VENV", Path.home() / ".cache" / "pas" / "agent-framework-venv"))
-    return venv / "bin" / "python"
+    return venv_python("PAS_MAF_PYTHON", "PAS_MAF_VENV", "agent-framework-venv")
 
 
 def load_protocol() -> ModuleType:
     """examples/agent-framework/driver_protocol.py as module `maf_driver_protocol`."""
-    spec = importlib.util.spec_from_file_location("maf_driver_protocol", EXAMPLE / "driver_protocol.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_example_module(EXAMPLE / "driver_protocol.py", "maf_driver_protocol")
 
 
 MAF_PYTHON = maf_python()

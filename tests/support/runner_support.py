@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from conformance.suite.scenario import SUITE_DIR, Scenario, load_scenario, load_suite, scenario_files
 from reference_impl.engine import Engine
+from support.fakes import FAKES as FAKES  # re-exported: the runner tests import both from here
+from support.fakes import load_fake as load_fake
 
-ROOT = Path(__file__).resolve().parents[3]
-FAKES = ROOT / "tests" / "fakes"
-OWN_SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+ROOT = Path(__file__).resolve().parents[2]
+OWN_SCENARIOS = ROOT / "tests" / "conformance" / "suite" / "scenarios"
 # Fakes that cannot run in-process (no in-process timeout): exercised by the stdio tests.
 IN_PROCESS_UNSAFE = {"broken_hangs"}
 
@@ -42,12 +41,6 @@ def broken_fakes() -> list[str]:
     return sorted(p.stem for p in FAKES.glob("broken_*.py") if p.stem not in IN_PROCESS_UNSAFE)
 
 
-def load_fake(name: str) -> ModuleType:
-    """Import tests/fakes/<name>.py without needing tests/ on sys.path."""
-    spec = importlib.util.spec_from_file_location(f"pas_fake_{name}", FAKES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class ActivationOnly(Engine):

@@ -9,34 +9,25 @@ only, loaded from the example directory under its own module name).
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "langgraph-bigtool"
+from support.host_venvs import load_example_module, venv_python
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "langgraph-bigtool"
 
 
 def bigtool_python(which: str) -> Path:
     """The Python of the `which` ("default" or "working") bigtool venv (which may not exist)."""
-    explicit = os.environ.get(f"PAS_BIGTOOL_{which.upper()}_PYTHON")
-    if explicit:
-        return Path(explicit)
-    default = Path.home() / ".cache" / "pas" / f"bigtool-{which}-venv"
-    return Path(os.environ.get(f"PAS_BIGTOOL_{which.upper()}_VENV", default)) / "bin" / "python"
+    which = which.upper()
+    return venv_python(f"PAS_BIGTOOL_{which}_PYTHON", f"PAS_BIGTOOL_{which}_VENV", f"bigtool-{which.lower()}-venv")
 
 
 def load_protocol() -> ModuleType:
     """examples/langgraph-bigtool/driver_protocol.py as module `bigtool_driver_protocol`."""
-    spec = importlib.util.spec_from_file_location("bigtool_driver_protocol", EXAMPLE / "driver_protocol.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_example_module(EXAMPLE / "driver_protocol.py", "bigtool_driver_protocol")
 
 
 DEFAULT_PYTHON = bigtool_python("default")

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import functools
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.fuzz.case import Case
@@ -15,9 +13,11 @@ from conformance.fuzz.search import FuzzOptions, FuzzResult, fuzz
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_scenario
 from conformance.suite.scenario import Scenario, load_scenario
+from reference_impl.model import Profile
+from support.fakes import FAKES as FAKES  # re-exported: the fuzz tests import both from here
+from support.fakes import load_fake as load_fake
 
-ROOT = Path(__file__).resolve().parents[3]
-FAKES = ROOT / "tests" / "fakes"
+ROOT = Path(__file__).resolve().parents[2]
 #: Fakes that give wrong answers (each breaks a requirement): the fuzzer must find them disagreeing.
 WRONG_BEHAVIOUR = (
     "broken_counts_activation_run", "broken_decrements_sleeping", "broken_extend_no_clamp",
@@ -30,12 +30,6 @@ SEED = 0
 REFERENCE_OVER_STDIO = f"cmd:{sys.executable} -m conformance serve-reference"
 
 
-def load_fake(name: str) -> ModuleType:
-    """Import tests/fakes/<name>.py without needing tests/ on sys.path."""
-    spec = importlib.util.spec_from_file_location(f"pas_fuzz_fake_{name}", FAKES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def fake_adapter(name: str) -> InProcessAdapter:
@@ -79,7 +73,7 @@ def loads_back(doc: dict, case: Case, folder: Path) -> Scenario:
 def outcome_on(adapter, scenario: Scenario) -> Outcome:
     """The runner's outcome for ``scenario`` on ``adapter``, with both profiles claimed by the fakes."""
     try:
-        return run_scenario(adapter, scenario, profiles=("activation", "text")).outcome
+        return run_scenario(adapter, scenario, profiles=(Profile.ACTIVATION, Profile.TEXT)).outcome
     finally:
         adapter.close()
 

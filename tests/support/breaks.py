@@ -14,19 +14,18 @@ scenarios must catch every ``broken_*.py`` fake, and these need the bundled suit
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_suite
 from conformance.suite.scenario import Scenario, load_suite
+from reference_impl.model import Profile
+from support.fakes import FAKES, load_fake
 
-FAKES = Path(__file__).resolve().parent
 #: At most this many requirements besides the named one may be blamed.
 MAX_OTHERS = 2
 _BREAKS = re.compile(r"^Breaks: ((?:ACT|TXT|HOST|DISC)-[A-Z]+-\d+)\s*$", re.M)
@@ -52,12 +51,6 @@ class Attribution:
         return self.named in self.blamed and len(self.others) <= MAX_OTHERS
 
 
-def load_fake(name: str) -> ModuleType:
-    """Import tests/fakes/<name>.py without tests/ on sys.path."""
-    spec = importlib.util.spec_from_file_location(f"pas_fake_{name}", FAKES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def named_requirement(path: Path) -> str | None:
@@ -77,7 +70,7 @@ def single_bug_fakes() -> dict[str, str]:
 def _profiles(requirement: str) -> tuple[str, ...]:
     if requirement.startswith("DISC-"):
         return ("disclosure",)
-    return ("host",) if requirement.startswith("HOST-") else ("activation", "text")
+    return (Profile.HOST,) if requirement.startswith("HOST-") else (Profile.ACTIVATION, Profile.TEXT)
 
 
 def measure(fakes: Iterable[str] | None = None, suite: list[Scenario] | None = None) -> list[Attribution]:
@@ -86,7 +79,7 @@ def measure(fakes: Iterable[str] | None = None, suite: list[Scenario] | None = N
         suite, problems = load_suite()
         assert not problems, problems
     all_named = single_bug_fakes()
-    reference = run_suite(reference_adapter(), suite, profiles=("activation", "text", "host", "disclosure"))
+    reference = run_suite(reference_adapter(), suite, profiles=tuple(Profile))
     broken_anyway = {r.id for r in reference.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED)}
     found = []
     for fake in fakes if fakes is not None else all_named:
