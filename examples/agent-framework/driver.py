@@ -34,7 +34,7 @@ Interface (all methods async; `MafDriver.open(...)` builds and connects):
     state() -> {"loaded": [...], "connected": bool}: MCPTool's private loaded set, for checking facts only.
     close()
 Run as a script it serves the JSON-lines loop of driver_protocol.py on stdin/stdout; the request
-engine is scripted_driver.py's (the same file sits beside the bigtool driver).
+engine is scripted_driver.py's (in ../disclosure-stdio/, shared with the bigtool driver).
 """
 
 from __future__ import annotations
@@ -48,6 +48,9 @@ import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+# driver_protocol.py and scripted_driver.py are host-neutral: one copy, in ../disclosure-stdio/.
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "disclosure-stdio"))
 
 from agent_framework import Agent, AgentSession, InMemoryHistoryProvider, MCPStdioTool, SlidingWindowStrategy
 from catalogue_server import build_server

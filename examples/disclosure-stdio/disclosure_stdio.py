@@ -3,7 +3,7 @@
 Standard library only and no PAS import: each adapter runs in its host's own venv
 (examples/agent-framework/adapter.py, examples/langgraph-bigtool/adapter.py put this folder and
 their own on `sys.path`). The host's real objects are run by the scripted driver beside each adapter
-(driver.py, on scripted_driver.py and driver_protocol.py); what the host decides is read off what
+(driver.py, on this folder's scripted_driver.py and driver_protocol.py); what the host decides is read off what
 it did, through the `Host` the adapter supplies:
 
 * `tokens` turns the tool names the host put in a model request into PAS's list (catalogue names

@@ -36,15 +36,20 @@ Interface (all methods async; `BigtoolDriver.open(...)` builds):
     state(thread) -> {"selected_tool_ids", "messages"}: the checkpointed state, for checking facts.
     close()
 Run as a script it serves the JSON-lines loop of driver_protocol.py on stdin/stdout; the request
-engine is scripted_driver.py's (the same file sits beside the MAF driver).
+engine is scripted_driver.py's (in ../disclosure-stdio/, shared with the MAF driver).
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import sys
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
+
+# driver_protocol.py and scripted_driver.py are host-neutral: one copy, in ../disclosure-stdio/.
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "disclosure-stdio"))
 
 import langgraph.types
 from catalogue import catalogue_store, registry, retrieve_by_name

@@ -3,7 +3,7 @@
 $PAS_BIGTOOL_DEFAULT_PYTHON / $PAS_BIGTOOL_WORKING_PYTHON, or the venvs scripts/install-bigtool.sh
 makes (${PAS_BIGTOOL_DEFAULT_VENV:-~/.cache/pas/bigtool-default-venv},
 ${PAS_BIGTOOL_WORKING_VENV:-~/.cache/pas/bigtool-working-venv}). The driver runs in that Python; the
-tests talk to it with examples/langgraph-bigtool/driver_protocol.py's DriverClient (standard library
+tests talk to it with examples/disclosure-stdio/driver_protocol.py's DriverClient (standard library
 only, loaded from the example directory under its own module name).
 """
 
@@ -26,8 +26,8 @@ def bigtool_python(which: str) -> Path:
 
 
 def load_protocol() -> ModuleType:
-    """examples/langgraph-bigtool/driver_protocol.py as module `bigtool_driver_protocol`."""
-    return load_example_module(EXAMPLE / "driver_protocol.py", "bigtool_driver_protocol")
+    """examples/disclosure-stdio/driver_protocol.py as module `bigtool_driver_protocol`."""
+    return load_example_module(EXAMPLE.parent / "disclosure-stdio" / "driver_protocol.py", "bigtool_driver_protocol")
 
 
 DEFAULT_PYTHON = bigtool_python("default")

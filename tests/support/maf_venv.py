@@ -2,7 +2,7 @@
 
 $PAS_MAF_PYTHON, or the venv scripts/install-agent-framework.sh makes
 (${PAS_MAF_VENV:-~/.cache/pas/agent-framework-venv}/bin/python). The driver runs in that Python;
-the tests talk to it with examples/agent-framework/driver_protocol.py's DriverClient (standard
+the tests talk to it with examples/disclosure-stdio/driver_protocol.py's DriverClient (standard
 library only, loaded from the example directory under its own module name).
 """
 
@@ -24,8 +24,8 @@ def maf_python() -> Path:
 
 
 def load_protocol() -> ModuleType:
-    """examples/agent-framework/driver_protocol.py as module `maf_driver_protocol`."""
-    return load_example_module(EXAMPLE / "driver_protocol.py", "maf_driver_protocol")
+    """examples/disclosure-stdio/driver_protocol.py as module `maf_driver_protocol`."""
+    return load_example_module(EXAMPLE.parent / "disclosure-stdio" / "driver_protocol.py", "maf_driver_protocol")
 
 
 MAF_PYTHON = maf_python()

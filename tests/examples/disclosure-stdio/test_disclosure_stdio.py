@@ -1,6 +1,6 @@
 """examples/disclosure-stdio/disclosure_stdio.py: the protocol side shared by the Python disclosure adapters.
 
-It is standard library only (beside a host's driver_protocol.py), so it runs here in PAS's venv over
+It is standard library only (with driver_protocol.py beside it), so it runs here in PAS's venv over
 a fake host whose driver records what it is asked and answers what the test scripts. No host venv needed.
 """
 
@@ -21,8 +21,8 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def _load() -> ModuleType:
-    """disclosure_stdio with the MAF example's driver_protocol.py beside it (the copies are identical)."""
-    sys.path[:0] = [str(EXAMPLES / "agent-framework"), str(EXAMPLES / "disclosure-stdio")]
+    """disclosure_stdio with driver_protocol.py, both in examples/disclosure-stdio/."""
+    sys.path[:0] = [str(EXAMPLES / "disclosure-stdio")]
     try:
         spec = importlib.util.spec_from_file_location("disclosure_stdio", EXAMPLES / "disclosure-stdio" / "disclosure_stdio.py")
         assert spec is not None and spec.loader is not None
@@ -31,7 +31,7 @@ def _load() -> ModuleType:
         spec.loader.exec_module(module)
         return module
     finally:
-        del sys.path[:2]
+        del sys.path[:1]
 
 
 stdio = _load()

@@ -1,7 +1,7 @@
 """The host-neutral half of a disclosure driver: the model's calls, the answers, and a JSON-lines loop.
 
-The same file sits beside each host's driver (examples/agent-framework/, examples/langgraph-bigtool/)
-because each driver runs in its own host venv, which has no PAS and no other example on its path.
+Each host's driver (examples/agent-framework/, examples/langgraph-bigtool/) runs in its own host
+venv, which has no PAS: it puts this folder on its path and imports this file and scripted_driver.py.
 
 A call the scripted model makes in one step is a JSON object, one of:
     {"load": "name"} or {"load": ["a", "b"]}    load by name

@@ -1,6 +1,6 @@
 """The host-neutral engine of a disclosure driver: open requests as asyncio tasks, a scripted model, and the steps.
 
-The same file sits beside each host's driver (see driver_protocol.py for why). A host driver
+Shared by every host's driver (see driver_protocol.py for how they import it). A host driver
 subclasses `ScriptedDriver` and fills in the hooks: how to run one request of the host
 (`_run_host`), which host tool calls a model call maps to (`_host_calls`), how the model's reply is
 written (`_tool_calls_message`, `_text_message`), what the model reads back (`_results`), and which
