@@ -56,8 +56,12 @@ import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
+
+if TYPE_CHECKING:
+    from reference_impl.disclosure_options import Options
 
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "bench" / "mutation-equivalents"
@@ -225,11 +229,44 @@ def report(session: dict) -> int:
 
 
 def run_suite(python: str) -> int:
-    """The test command of a mutant: the suite in-process, then over stdio; the first failure ends it."""
+    """The test command of a mutant: the suite in-process, then over stdio, then the disclosure suite
+    under other declarations (:func:`run_declarations`); the first failure ends it."""
     for extra in ([], ["--impl", f"cmd:{python} -m conformance serve-reference"]):
         status = subprocess.run([python, "-m", "conformance", "run", "-q", "-x", *extra]).returncode
         if status:
             return status
+    return subprocess.run([python, str(Path(__file__).resolve()), "--run-declarations"]).returncode
+
+
+def declarations() -> list[Options]:
+    """The disclosure declarations a mutant is tested under: one combination in 79 of the 960 the spec
+    allows, 13 that hold every value of every option (tests/conformance/suite/test_disclosure_suite.py
+    runs the same sample over stdio); the defaults are the first."""
+    from reference_impl.disclosure_options import every_combination
+
+    return list(every_combination())[::79]
+
+
+def run_declarations() -> int:
+    """The disclosure suite, in-process, under each of :func:`declarations`; 1 at the first scenario that
+    fails or errors (the one run by ``pas run`` declares the defaults only, and a scenario whose
+    ``requires`` the defaults do not meet is skipped there)."""
+    sys.path.insert(0, str(ROOT))  # the snapshot's reference_impl, not an installed one
+    from conformance.adapters.inprocess import reference_adapter
+    from conformance.suite.results import Outcome
+    from conformance.suite.runner import run_suite as run_scenarios
+    from conformance.suite.scenario import SUITE_DIR, load_suite
+
+    suite, problems = load_suite([SUITE_DIR / "disclosure"], check_schema=False)
+    if problems:
+        print(f"the disclosure suite does not load: {problems[0]}", file=sys.stderr)
+        return 2
+    for options in declarations():
+        for result in run_scenarios(reference_adapter(options), suite).results:
+            if result.outcome in (Outcome.FAILED, Outcome.ERRORED):
+                print(f"{result.id} {result.outcome.value} under {options.to_text() or 'the defaults'}: "
+                      f"{result.reason}", file=sys.stderr)
+                return 1
     return 0
 
 
@@ -351,10 +388,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rerun", metavar="DIR",
                         help="run only the mutants the finished session in DIR did not kill (on a new snapshot)")
     parser.add_argument("--run-suite", action="store_true",
-                        help="be the test command of one mutant: the suite in-process, then over stdio")
+                        help="be the test command of one mutant: the suite in-process, then over stdio, "
+                        "then the disclosure suite under other declarations")
+    parser.add_argument("--run-declarations", action="store_true",
+                        help="the last part of --run-suite: the disclosure suite under each of 13 declarations")
     args = parser.parse_args(argv)
     if args.run_suite:
         return run_suite(args.python)
+    if args.run_declarations:
+        return run_declarations()
     if args.summarise:
         return summarise(Path(args.summarise))
     return run(args)
