@@ -1,4 +1,4 @@
-"""Idle expiry counts from the last activity, whatever the activity: the cases a scenario cannot express.
+"""What no disclosure scenario can express: idle expiry counting from any activity, and a default of LoadCall.
 
 A scenario does not know the declared ``expiry_seconds`` (it takes 1 second as short and
 10,000,000 as long), so it cannot place two idle gaps that are each shorter than the expiry but
@@ -34,3 +34,8 @@ def test_loads_go_after_a_gap_longer_than_the_expiry(scope: Scope):
         state, _ = step(state, event)
     state, shown = step(state, Request())
     assert shown == ToolsObservation(tools=("@load", "@unload", "clock"))
+
+
+def test_a_load_call_asks_for_one_name_unless_told_it_was_a_list():
+    assert LoadCall(names=("weather",)).to_json() == {"load": "weather"}
+    assert LoadCall(names=("weather",), several=True, unload=True).to_json() == {"unload": ["weather"]}
