@@ -56,7 +56,7 @@ import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -248,8 +248,18 @@ def declarations() -> list[Options]:
     return list(every_combination())[::79]
 
 
+def _over_stdio(argv: list[str], suite: list[Any]) -> Any:
+    """The run of ``suite`` against the implementation ``argv`` starts, over the stdio protocol."""
+    from conformance.adapters.stdio import StdioAdapter
+    from conformance.suite.runner import run_suite as run_scenarios
+
+    with StdioAdapter(argv, timeout=30.0) as adapter:
+        return run_scenarios(adapter, suite)
+
+
 def run_declarations() -> int:
-    """The disclosure suite, in-process, under each of :func:`declarations`; 1 at the first scenario that
+    """The disclosure suite, in-process, under each of :func:`declarations` (the first also over stdio, where the
+    declaration travels in ``hello``); 1 at the first scenario that
     fails or errors (the one run by ``pas run`` declares the defaults only, and a scenario whose
     ``requires`` the defaults do not meet is skipped there)."""
     sys.path.insert(0, str(ROOT))  # the snapshot's reference_impl, not an installed one
@@ -262,8 +272,14 @@ def run_declarations() -> int:
     if problems:
         print(f"the disclosure suite does not load: {problems[0]}", file=sys.stderr)
         return 2
-    for options in declarations():
-        for result in run_scenarios(reference_adapter(options), suite).results:
+    sample = declarations()
+    # The first over stdio too: a declaration that is not the defaults must travel in hello.
+    argv = [sys.executable, "-m", "conformance", "serve-reference", "--disclosure", sample[0].to_text()]
+    runs: list[tuple[Options, Callable[[], Any]]] = [
+        (options, lambda options=options: run_scenarios(reference_adapter(options), suite)) for options in sample]
+    runs.append((sample[0], lambda: _over_stdio(argv, suite)))
+    for options, run in runs:
+        for result in run().results:
             if result.outcome in (Outcome.FAILED, Outcome.ERRORED):
                 print(f"{result.id} {result.outcome.value} under {options.to_text() or 'the defaults'}: "
                       f"{result.reason}", file=sys.stderr)
