@@ -4,18 +4,19 @@ Runs on a snapshot of a commit (``git archive``), never on the work tree: other 
 reference_impl live from the checkout. Each mutant is one change to one module of the snapshot;
 the test command is the whole suite against the reference twice, in-process and then over the
 stdio protocol (``python bench/mutation.py --run-suite``: ``pas run -q -x``, then the same with
-``--impl 'cmd:python -m conformance serve-reference'``, which is what reaches the wire parsers);
-the host scenarios and the text profile are part of it; a non-zero exit or a timeout kills the
-mutant. Prints killed / survived / equivalent per module and overall, then
-every survivor with its diff.
+``--impl 'cmd:python -m conformance serve-reference'``, which is what reaches the wire parsers),
+then the disclosure suite under 13 other declarations (``--run-declarations``: ``pas run``
+declares the defaults only, and skips a scenario whose ``requires`` they do not meet); the host
+scenarios and the text profile are part of it; a non-zero exit or a timeout kills the mutant.
+Prints killed / survived / equivalent per module and overall, then every survivor with its diff.
 
 Set-up (a venv of its own keeps cosmic-ray's dependencies out of the project's)::
 
     python -m venv /tmp/pas-mutation && /tmp/pas-mutation/bin/pip install 'cosmic-ray>=8.7,<9'
     .venv/bin/python bench/mutation.py --cosmic-ray /tmp/pas-mutation/bin/cosmic-ray
 
-``--modules scheduler,render`` limits the run to some modules (a whole run is ~1,200 mutants,
-about 15 minutes on two cores); ``--rerun DIR`` runs again, on a new snapshot, only the mutants that
+``--modules scheduler,render`` limits the run to some modules (a whole run is ~1,860 mutants,
+over an hour on two cores shared with other work; cosmic-ray takes them in random order); ``--rerun DIR`` runs again, on a new snapshot, only the mutants that
 were not killed in the finished session in DIR (matched by module, operator and line text), which
 is how a new scenario is checked against its survivor in a minute; ``--summarise DIR`` prints the
 table of a finished run again.
