@@ -5,7 +5,7 @@ reference_impl live from the checkout. Each mutant is one change to one module o
 the test command is the whole suite against the reference twice, in-process and then over the
 stdio protocol (``python bench/mutation.py --run-suite``: ``pas run -q -x``, then the same with
 ``--impl 'cmd:python -m conformance serve-reference'``, which is what reaches the wire parsers),
-then the disclosure suite under 13 other declarations (``--run-declarations``: ``pas run``
+then the disclosure suite under 16 other declarations (``--run-declarations``: ``pas run``
 declares the defaults only, and skips a scenario whose ``requires`` they do not meet); the host
 scenarios and the text profile are part of it; a non-zero exit or a timeout kills the mutant.
 Prints killed / survived / equivalent per module and overall, then every survivor with its diff.
@@ -242,11 +242,12 @@ def run_suite(python: str) -> int:
 def declarations() -> list[Options]:
     """The disclosure declarations a mutant is tested under: one combination in 79 of the 960 the spec
     allows, 13 that hold every value of every option (tests/conformance/suite/test_disclosure_suite.py
-    runs the same sample over stdio). Pairs of values the sample does not hold are not tried (it has
-    one ``messages`` declaration, without a model-side unload)."""
-    from reference_impl.disclosure_options import every_combination
+    runs the same sample over stdio), then the defaults under each other state scope (the sample's one
+    ``messages`` declaration has no model-side unload). Other pairs of values the sample does not hold are not tried."""
+    from reference_impl.disclosure_options import Options, Scope, every_combination
 
-    return list(every_combination())[::79]
+    # and the defaults under each other scope: the sample's one messages declaration has no model-side unload
+    return [*list(every_combination())[::79], *(Options(state_scope=scope) for scope in Scope if scope is not Scope.THREAD)]
 
 
 def _over_stdio(argv: list[str], suite: list[Any]) -> Any:
@@ -409,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="be the test command of one mutant: the suite in-process, then over stdio, "
                         "then the disclosure suite under other declarations")
     parser.add_argument("--run-declarations", action="store_true",
-                        help="the last part of --run-suite: the disclosure suite under each of 13 declarations")
+                        help="the last part of --run-suite: the disclosure suite under each of 16 declarations")
     args = parser.parse_args(argv)
     if args.run_suite:
         return run_suite(args.python)
