@@ -4,18 +4,19 @@ Runs on a snapshot of a commit (``git archive``), never on the work tree: other 
 reference_impl live from the checkout. Each mutant is one change to one module of the snapshot;
 the test command is the whole suite against the reference twice, in-process and then over the
 stdio protocol (``python bench/mutation.py --run-suite``: ``pas run -q -x``, then the same with
-``--impl 'cmd:python -m conformance serve-reference'``, which is what reaches the wire parsers);
-the host scenarios and the text profile are part of it; a non-zero exit or a timeout kills the
-mutant. Prints killed / survived / equivalent per module and overall, then
-every survivor with its diff.
+``--impl 'cmd:python -m conformance serve-reference'``, which is what reaches the wire parsers),
+then the disclosure suite under 16 other declarations (``--run-declarations``: ``pas run``
+declares the defaults only, and skips a scenario whose ``requires`` they do not meet); the host
+scenarios and the text profile are part of it; a non-zero exit or a timeout kills the mutant.
+Prints killed / survived / equivalent per module and overall, then every survivor with its diff.
 
 Set-up (a venv of its own keeps cosmic-ray's dependencies out of the project's)::
 
     python -m venv /tmp/pas-mutation && /tmp/pas-mutation/bin/pip install 'cosmic-ray>=8.7,<9'
     .venv/bin/python bench/mutation.py --cosmic-ray /tmp/pas-mutation/bin/cosmic-ray
 
-``--modules scheduler,render`` limits the run to some modules (a whole run is ~1,200 mutants,
-about 15 minutes on two cores); ``--rerun DIR`` runs again, on a new snapshot, only the mutants that
+``--modules scheduler,render`` limits the run to some modules (a whole run is ~1,860 mutants,
+over an hour on two cores shared with other work; cosmic-ray takes them in random order); ``--rerun DIR`` runs again, on a new snapshot, only the mutants that
 were not killed in the finished session in DIR (matched by module, operator and line text), which
 is how a new scenario is checked against its survivor in a minute; ``--summarise DIR`` prints the
 table of a finished run again.
@@ -56,8 +57,12 @@ import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from reference_impl.disclosure_options import Options
 
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "bench" / "mutation-equivalents"
@@ -225,11 +230,62 @@ def report(session: dict) -> int:
 
 
 def run_suite(python: str) -> int:
-    """The test command of a mutant: the suite in-process, then over stdio; the first failure ends it."""
+    """The test command of a mutant: the suite in-process, then over stdio, then the disclosure suite
+    under other declarations (:func:`run_declarations`); the first failure ends it."""
     for extra in ([], ["--impl", f"cmd:{python} -m conformance serve-reference"]):
         status = subprocess.run([python, "-m", "conformance", "run", "-q", "-x", *extra]).returncode
         if status:
             return status
+    return subprocess.run([python, str(Path(__file__).resolve()), "--run-declarations"]).returncode
+
+
+def declarations() -> list[Options]:
+    """The disclosure declarations a mutant is tested under: one combination in 79 of the 960 the spec
+    allows, 13 that hold every value of every option (tests/conformance/suite/test_disclosure_suite.py
+    runs the same sample over stdio), then the defaults under each other state scope (the sample's one
+    ``messages`` declaration has no model-side unload). Other pairs of values the sample does not hold are not tried."""
+    from reference_impl.disclosure_options import Options, Scope, every_combination
+
+    # and the defaults under each other scope: the sample's one messages declaration has no model-side unload
+    return [*list(every_combination())[::79], *(Options(state_scope=scope) for scope in Scope if scope is not Scope.THREAD)]
+
+
+def _over_stdio(argv: list[str], suite: list[Any]) -> Any:
+    """The run of ``suite`` against the implementation ``argv`` starts, over the stdio protocol."""
+    from conformance.adapters.stdio import StdioAdapter
+    from conformance.suite.runner import run_suite as run_scenarios
+
+    with StdioAdapter(argv, timeout=30.0) as adapter:
+        return run_scenarios(adapter, suite)
+
+
+def run_declarations() -> int:
+    """The disclosure suite, in-process, under each of :func:`declarations` (the first also over stdio, where the
+    declaration travels in ``hello``); 1 at the first scenario that
+    fails or errors (the one run by ``pas run`` declares the defaults only, and a scenario whose
+    ``requires`` the defaults do not meet is skipped there)."""
+    sys.path.insert(0, str(ROOT))  # the snapshot's reference_impl, not an installed one
+    from conformance.adapters.inprocess import reference_adapter
+    from conformance.suite.results import Outcome
+    from conformance.suite.runner import run_suite as run_scenarios
+    from conformance.suite.scenario import SUITE_DIR, load_suite
+
+    suite, problems = load_suite([SUITE_DIR / "disclosure"], check_schema=False)
+    if problems:
+        print(f"the disclosure suite does not load: {problems[0]}", file=sys.stderr)
+        return 2
+    sample = declarations()
+    # The first over stdio too: a declaration that is not the defaults must travel in hello.
+    argv = [sys.executable, "-m", "conformance", "serve-reference", "--disclosure", sample[0].to_text()]
+    runs: list[tuple[Options, Callable[[], Any]]] = [
+        (options, lambda options=options: run_scenarios(reference_adapter(options), suite)) for options in sample]
+    runs.append((sample[0], lambda: _over_stdio(argv, suite)))
+    for options, run in runs:
+        for result in run().results:
+            if result.outcome in (Outcome.FAILED, Outcome.ERRORED):
+                print(f"{result.id} {result.outcome.value} under {options.to_text() or 'the defaults'}: "
+                      f"{result.reason}", file=sys.stderr)
+                return 1
     return 0
 
 
@@ -351,10 +407,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rerun", metavar="DIR",
                         help="run only the mutants the finished session in DIR did not kill (on a new snapshot)")
     parser.add_argument("--run-suite", action="store_true",
-                        help="be the test command of one mutant: the suite in-process, then over stdio")
+                        help="be the test command of one mutant: the suite in-process, then over stdio, "
+                        "then the disclosure suite under other declarations")
+    parser.add_argument("--run-declarations", action="store_true",
+                        help="the last part of --run-suite: the disclosure suite under each of 16 declarations")
     args = parser.parse_args(argv)
     if args.run_suite:
         return run_suite(args.python)
+    if args.run_declarations:
+        return run_declarations()
     if args.summarise:
         return summarise(Path(args.summarise))
     return run(args)

@@ -19,7 +19,7 @@ FILES = sorted(FOLDER.glob("*.yaml"))
 
 
 def test_one_file_per_module_of_the_reference():
-    modules = {p.stem for p in (ROOT / "reference_impl").glob("*.py")} - {"__init__"}
+    modules = {p.stem for p in (ROOT / "reference_impl").glob("*.py")}  # __init__ too: its mutants are run
     assert {p.stem for p in FILES} <= modules
     assert FILES, "no explained survivors at all: the folder moved?"
 
