@@ -121,7 +121,9 @@ def test_the_command_writes_the_current_versions_file_only(tmp_path, monkeypatch
     assert spec_versions.main() == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["1.1.yaml"]
     assert (tmp_path / "1.1.yaml").read_text(encoding="utf-8") == (ROOT / "spec/releases/1.1.yaml").read_text(encoding="utf-8")
-    assert "spec 1.1, 131 requirements, 296 scenarios" in capsys.readouterr().out
+    frozen = yaml.safe_load((ROOT / "spec/releases/1.1.yaml").read_text(encoding="utf-8"))
+    counts = f"{len(frozen['requirements'])} requirements, {len(frozen['scenarios'])} scenarios"
+    assert f"spec 1.1, {counts}" in capsys.readouterr().out
 
 
 def test_the_loaders_carry_the_version():

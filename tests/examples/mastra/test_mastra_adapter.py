@@ -130,14 +130,17 @@ def test_bad_input_is_answered_and_the_adapter_carries_on() -> None:
 # Every line a reason cites, and a piece of what it holds there (a package update that moves the code fails here).
 SNIPPETS = {
     ("@mastra/core/dist/agent-BOxKOk3n.js", 16652): "function extractActivatedNames(result)",
+    ("@mastra/core/dist/agent-BOxKOk3n.js", 16778): 'clearState(threadId = "default") {',
     ("@mastra/core/dist/agent-BOxKOk3n.js", 16908): 'this.store = storage === "context" ? new ContextLoadedToolStore()',
     ("@mastra/core/dist/agent-BOxKOk3n.js", 16909): "this.staticCatalog = buildToolCatalog(options.tools);",
+    ("@mastra/core/dist/agent-BOxKOk3n.js", 17050): 'clearState(threadId = "default") {',
     ("@mastra/core/dist/agent-BOxKOk3n.js", 17167): "Use load_tool with an exact toolName or a toolNames array to make them available.",
     ("@mastra/core/dist/agent-BOxKOk3n.js", 17207): "const matchingTool = this.findToolForDynamicName(catalog, name);",
     ("@mastra/core/dist/agent-BOxKOk3n.js", 17228): 'let message = `Tool "${name}" not found.`;',
     ("@mastra/core/dist/agent-BOxKOk3n.js", 17266): "...this.includeResolvedTools ? unsearchableResolvedTools(tools) : tools ?? {},",
-    ("@mastra/core/dist/processors/processors/tool-search.d.ts", 89): "Lost on restart;",
+    ("@mastra/core/dist/agent-BOxKOk3n.js", 17525): 'return args.requestContext?.get("mastra__threadId") || parseMemoryRequestContext',
     ("@mastra/core/dist/processors/processors/tool-search-stores.d.ts", 78): "State is lost on process restart.",
+    ("@mastra/core/dist/processors/processors/tool-search.d.ts", 89): "Lost on restart;",
 }
 
 
