@@ -160,7 +160,7 @@ def test_scenarios_refused_one_after_another_run_in_one_process_and_crashed_ones
         pids: list[int | None] = []
         with StdioAdapter(argv(name)) as adapter:
             run = run_suite(adapter, scenarios, limits=RunLimits(max_repeats=len(scenarios) + 1),
-                            on_result=lambda result: pids.append(adapter.pid))
+                            on_result=lambda _result, seen=pids, running=adapter: seen.append(running.pid))
         assert [r.outcome for r in run.results] == [Outcome.ERRORED] * len(scenarios)
         assert (len(set(pids)) == 1 and None not in pids) if kept else pids == [None] * len(scenarios), (name, pids)
 
