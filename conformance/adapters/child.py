@@ -73,6 +73,7 @@ class Child:
         self.stdin_refused = False  # a write failed: the process closed its stdin (or exited)
         self._close_after = False
         self._stderr = bytearray()
+        self.stderr_read = 0  # bytes read from stderr so far (only the last _STDERR_KEPT are kept)
 
     def send(self, data: bytes) -> None:
         """Write ``data`` to stdin, now or while waiting in read_line (never blocks)."""
@@ -160,6 +161,7 @@ class Child:
             self._lines += chunk
         else:
             self._stderr += chunk
+            self.stderr_read += len(chunk)
             del self._stderr[:-_STDERR_KEPT]
 
     def _write(self) -> None:
@@ -192,9 +194,10 @@ class Child:
         poll.register(self._in, 0)  # no event asked for: an error (no reader left) is reported anyway
         return self.stdin_refused or any(event & select.POLLERR for _, event in poll.poll(0))
 
-    def stderr_tail(self) -> str:
-        """The last few KB the process wrote to stderr (what was read so far)."""
-        return self._stderr.decode("utf-8", errors="replace")
+    def stderr_tail(self, since: int = 0) -> str:
+        """The last few KB the process wrote to stderr (what was read so far), after byte ``since`` of it."""
+        kept = self._stderr[max(0, len(self._stderr) - (self.stderr_read - since)):] if since else self._stderr
+        return kept.decode("utf-8", errors="replace")
 
     def _drain_stderr(self, wait: float) -> None:
         """Read stderr to its end (``wait`` seconds at most: a writer out of reach may hold it open)."""

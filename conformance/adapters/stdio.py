@@ -9,7 +9,8 @@ id, a schema-invalid or ``ok: false`` answer) into
 :class:`~conformance.adapters.implementation.ImplementationFailed` of its
 :class:`~conformance.adapters.implementation.FailureKind`, naming the requests in flight, after killing the process,
 its process group and every descendant (:mod:`conformance.adapters.child`,
-:mod:`conformance.adapters.reaper`). The pipes are driven from the caller's thread with
+:mod:`conformance.adapters.reaper`) — except after an ``ok: false`` answer to a request other
+than ``hello``: a refusal that came in its turn leaves the process as a wrong observation does. The pipes are driven from the caller's thread with
 deadlines, so a silent, flooding or non-reading implementation can never block the runner.
 To an implementation whose hello announces a ``pipeline_depth``, :meth:`StdioAdapter.stream`
 writes a scenario's requests ahead of their answers (docs/protocol.md, "Pipelining").
@@ -78,6 +79,7 @@ class StdioAdapter:
         self._depth = 1  # requests the implementation takes ahead (its hello's pipeline_depth, at most MAX_AHEAD)
         self._dropped = 0  # of the requests unanswered, how many (the first) have answers to read and throw away
         self._unanswered: deque[tuple[Sent, int]] = deque()  # written, not answered: each with its end in stdin
+        self._stderr_mark = 0  # how much of its stderr had been read when the last answer came
         self._split = False  # write each request line in pieces (a transport scenario, stream(split_writes=True))
 
     @property
@@ -287,6 +289,7 @@ class StdioAdapter:
     def _forget(self) -> None:
         """Forget everything about the process: who it is, what it was sent."""
         self._info, self._started, self._greeting, self._depth, self._dropped = None, False, None, 1, 0
+        self._stderr_mark = 0
         self._unanswered.clear()
 
     def _spawn(self) -> Child:
@@ -346,15 +349,26 @@ class StdioAdapter:
             unanswered = [each for each, _ in self._unanswered]
             answer = check_response(raw, self._checked, in_flight, unanswered)
         except ImplementationFailed as failure:
-            tail = self._discard()
-            detail = failure.detail
-            if tail:
-                detail = f"{detail}\nstderr (last {len(tail.encode())} bytes):\n{tail}".lstrip("\n")
-            raise failure.amended(detail=detail, in_flight=in_flight) from None
+            if failure.kind is FailureKind.REFUSED and sent.cmd != "hello":
+                raise self._refused(process, failure, in_flight) from None
+            raise failure.amended(detail=_with_stderr(failure.detail, self._discard()), in_flight=in_flight) from None
         self._unanswered.popleft()
+        self._stderr_mark = process.stderr_read
         if sent.cmd in _NOTED_AFTER:  # after hello at once; then a few times a second at most (a /proc walk each)
             process.note_descendants(every=0.0 if sent.cmd == "hello" else _NOTE_EVERY)
         return answer
+
+    def _refused(self, process: Child, failure: ImplementationFailed, in_flight: InFlight) -> ImplementationFailed:
+        """An error answer, amended with what the process wrote to stderr while it worked on it.
+
+        The answer came in its turn, well formed: the process is kept, as after a wrong observation
+        (the next scenario begins with ``start``, which empties every state), so a host that takes
+        seconds to start is not started again for each request it cannot do. Requests written
+        after it are read and dropped before anything else is sent.
+        """
+        self._unanswered.popleft()
+        tail, self._stderr_mark = process.stderr_tail(since=self._stderr_mark), process.stderr_read
+        return failure.amended(detail=_with_stderr(failure.detail, tail), in_flight=in_flight)
 
     def _read(self, process: Child, in_flight: InFlight, needs: int, deadline: float) -> bytes:
         """The next line, awaited as the answer to ``in_flight.first`` (whose request ends at byte ``needs`` of stdin)."""
@@ -384,6 +398,11 @@ class StdioAdapter:
             raise ImplementationFailed(kind=FailureKind.LINE_TOO_LONG, detail=awaiting(in_flight),
                                        reason=f"output line exceeds {self.max_line_bytes} bytes")
         return cast(bytes, raw)
+
+
+def _with_stderr(detail: str, tail: str) -> str:
+    """``detail``, followed by the end of the process's stderr when it wrote any."""
+    return f"{detail}\nstderr (last {len(tail.encode())} bytes):\n{tail}".lstrip("\n") if tail else detail
 
 
 def pieces_of(line: bytes) -> list[bytes]:

@@ -105,8 +105,10 @@ def failure_of(adapter: StdioAdapter) -> tuple[ImplementationFailed, float]:
         adapter.timeout = SHORT
         adapter.send(StartRun(conversation="main"))
     took = time.monotonic() - began
-    assert adapter.pid is None  # a failed process is killed at once, before the runner resets
+    kept = adapter.pid is not None
     adapter.close()
+    # A failed process is killed at once, before the runner resets; one that refused a request in its turn is kept.
+    assert kept is (caught.value.kind is K.REFUSED and caught.value.in_flight.first.cmd != "hello")
     return caught.value, took
 
 
@@ -166,6 +168,44 @@ def test_without_check_messages_the_reference_itself_refuses_a_bad_request() -> 
     assert caught.value.reason == "implementation answered 'activate' with an error [invalid-request]"
     assert caught.value.kind is K.REFUSED and caught.value.in_flight.first.cmd == "activate"
     assert "/module_name" in caught.value.detail
+
+
+def test_a_refusal_keeps_the_process_and_the_next_scenario_runs_in_it() -> None:
+    with StdioAdapter(REFERENCE, timeout=BOUND) as adapter:
+        adapter.start([WEATHER], HOST)
+        first = adapter.pid
+        with pytest.raises(ImplementationFailed) as caught:
+            adapter.send(Activate(conversation="main", module_name=["weather"]))
+        assert caught.value.kind is K.REFUSED and adapter.pid == first
+        adapter.start([WEATHER], HOST)
+        assert adapter.send(StartRun(conversation="main"))["plugins"][0]["state"] == "sleeping"
+        assert adapter.pid == first
+
+
+def test_a_refused_hello_is_no_use_and_its_process_is_killed() -> None:
+    adapter = StdioAdapter([sys.executable, "-c", HELLO_REFUSED], timeout=BOUND)
+    with pytest.raises(ImplementationFailed) as caught:
+        adapter.hello()
+    assert caught.value.kind is K.REFUSED and adapter.pid is None
+
+
+HELLO_REFUSED = """import json, sys
+for line in sys.stdin:
+    print(json.dumps({"id": json.loads(line)["id"], "ok": False, "error": {"message": "busy"}}), flush=True)
+"""
+
+
+def test_a_refusal_shows_what_the_process_wrote_to_stderr_since_the_answer_before() -> None:
+    with fake("hostile_error") as adapter:
+        adapter.start([WEATHER], HOST)
+        for request in (3, 5):
+            with pytest.raises(ImplementationFailed) as caught:
+                adapter.send(StartRun(conversation="main"))
+            detail = caught.value.detail
+            assert detail.startswith("run is not implemented yet\nstderr (last ")
+            assert f"refusing request {request}" in detail and "up" not in detail.split("\n", 2)[2]
+            assert detail.count("refusing") == 1
+            adapter.start([WEATHER], HOST)
 
 
 def test_a_killed_implementation_is_reported_and_reset_brings_a_working_one() -> None:

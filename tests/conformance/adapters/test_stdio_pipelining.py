@@ -14,7 +14,7 @@ import pytest
 
 from conformance.adapters import serve as serve_module
 from conformance.adapters import stdio
-from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, stream
+from conformance.adapters.implementation import FailureKind, ImplementationFailed, InFlight, Sent, stream
 from conformance.adapters.inprocess import reference_adapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli.commands import serve_reference
@@ -125,6 +125,21 @@ def test_a_failure_of_one_answer_among_those_written_ahead_names_its_own_command
             next(answers)
     assert caught.value.kind is FailureKind.REFUSED
     assert caught.value.in_flight == InFlight.one("activate", 5)  # the last request written: nothing after it
+
+
+def test_a_refusal_with_requests_written_after_it_keeps_the_process_and_drops_their_answers(monkeypatch, tmp_path):
+    adapter, _ = _recorder(monkeypatch, tmp_path, 8, PAS_FAKE_SETTLE="0")
+    with adapter:
+        refused = Activate(conversation="", module_name="weather")
+        answers = adapter.stream([EVENTS[0], refused, *EVENTS[1:]], start=START)
+        assert [next(answers) for _ in range(2)] == [None, _expected()[0]]
+        first = adapter.pid
+        with pytest.raises(ImplementationFailed) as caught:
+            next(answers)
+        assert caught.value.kind is FailureKind.REFUSED and caught.value.in_flight.first == Sent(cmd="activate", id=4)
+        answers.close()
+        assert list(adapter.stream(EVENTS, start=START)) == [None, *_expected()]  # the answers written ahead were dropped
+        assert adapter.pid == first
 
 
 def test_the_whole_suite_gives_the_same_results_with_and_without_pipelining():

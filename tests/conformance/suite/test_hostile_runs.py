@@ -154,6 +154,17 @@ def test_the_same_crash_gives_the_same_verdicts_at_pipeline_depth_1_and_64():
     assert {v[0] for v in verdicts[0].values()} >= {Outcome.FAILED, Outcome.ERRORED}
 
 
+def test_scenarios_refused_one_after_another_run_in_one_process_and_crashed_ones_each_in_a_fresh_one():
+    scenarios = [s for s in load_suite()[0] if s.profiles == ("activation",) and s.steps[0].event.cmd == "run"][:5]
+    for name, kept in (("hostile_error", True), ("hostile_crash", False)):
+        pids: list[int | None] = []
+        with StdioAdapter(argv(name)) as adapter:
+            run = run_suite(adapter, scenarios, limits=RunLimits(max_repeats=len(scenarios) + 1),
+                            on_result=lambda _result, seen=pids, running=adapter: seen.append(running.pid))
+        assert [r.outcome for r in run.results] == [Outcome.ERRORED] * len(scenarios)
+        assert (len(set(pids)) == 1 and None not in pids) if kept else pids == [None] * len(scenarios), (name, pids)
+
+
 def test_the_same_error_in_many_scenarios_is_shown_once_and_suggests_x(capsys):
     assert main(["run", "--impl", impl("hostile_extra_field"), "-k", "activate", "--max-repeats", "1000"]) == 1
     out = capsys.readouterr().out
