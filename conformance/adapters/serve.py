@@ -30,6 +30,7 @@ from conformance.adapters.protocol.messages import (
     StartResponse,
 )
 from conformance.adapters.protocol.wire import PROTOCOL_VERSION, CheckedBodies, check_message, decode, encode
+from conformance.adapters.warm_up import warm_up
 from reference_impl.disclosure import NotApplicable
 from reference_impl.disclosure_answers import DisclosureObservation, Done, StepObservation, ToolsObservation
 from reference_impl.disclosure_options import Options
@@ -203,6 +204,7 @@ def serve(stdin: BinaryIO | Iterable[bytes], stdout: BinaryIO, *, text: bool = T
     ``disclosure``: the options to declare and run under (the defaults when None).
     """
     session = Session(text=text, pipeline_depth=pipeline_depth, disclosure=disclosure)
+    warmed = False
     for lines in _batches(stdin):
         answers = []
         for line in lines:
@@ -215,6 +217,9 @@ def serve(stdin: BinaryIO | Iterable[bytes], stdout: BinaryIO, *, text: bool = T
             stdout.flush()
         if session.done:
             break
+        if session.greeted and not warmed:  # greeted: the runner loads its suite now, the first scenario comes next
+            warmed = True
+            warm_up(stdin)
     return 0
 
 

@@ -1,12 +1,14 @@
-"""The reference server's requests read before (KnownRequests) and the runner's quick duplicate-key answer.
+"""The reference server's requests read before (KnownRequests), its warm-up, and the runner's quick duplicate-key answer.
 
-Both spare work only: whatever line comes, the answer is the one the full reading gives. How
+Each spares work only: whatever line comes, the answer is the one the full reading gives. How
 often they spare it is counted by bench/caches.py.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import os
 from typing import Any
 
 import msgspec
@@ -99,3 +101,21 @@ def test_a_key_twice_is_found_with_the_value_read_too(line: bytes) -> None:
 ])
 def test_a_line_without_a_key_twice_has_none_read_either_way(line: bytes) -> None:
     assert duplicate_key(line, msgspec.json.decode(line)) is None and duplicate_key(line) is None
+
+
+# ------------------------------------------------------------------ the warm-up after hello
+
+def test_the_warm_up_takes_every_step_while_nothing_waits_and_none_once_a_request_does() -> None:
+    from conformance.adapters import protocol
+    from conformance.adapters.warm_up import warm_up
+
+    read, write = os.pipe()
+    try:
+        with os.fdopen(read, "rb", closefd=False) as stdin:
+            assert warm_up(stdin) == len(protocol.COMMANDS) + 1  # each request schema's checker, then jsonschema
+            os.write(write, b'{"id":2,"cmd":"bye"}\n')
+            assert warm_up(stdin) == 0
+    finally:
+        os.close(read)
+        os.close(write)
+    assert warm_up(io.BytesIO(b"")) == 0  # an input that cannot say whether a request waits: no warm-up
