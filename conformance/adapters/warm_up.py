@@ -28,7 +28,7 @@ def _quiet(stdin: Any) -> Callable[[], bool] | None:
 
 def _import_config_checker() -> None:
     import jsonschema  # noqa: F401 - what reference_impl.host_config imports at the first config schema it checks
-    import referencing  # noqa: F401
+    import referencing  # noqa: F401 - and its registry, which host_config builds each config schema's validator with
 
 
 def _steps() -> Iterator[Callable[[], object]]:
