@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from conformance.adapters import protocol
@@ -66,7 +66,7 @@ def _not_json(error: Unreadable, raw: bytes, in_flight: InFlight) -> Implementat
     )
 
 
-def _wrong_id(response_id: Any, in_flight: InFlight, unanswered: Sequence[Sent]) -> ImplementationFailed:
+def _wrong_id(response_id: Any, in_flight: InFlight, unanswered: Iterable[Sent]) -> ImplementationFailed:
     """An answer to another request: one skipped when it answers a later request in flight."""
     awaited = in_flight.first
     later = next((sent for sent in unanswered if sent.id == response_id and type(response_id) is int), None)
@@ -81,10 +81,11 @@ def _wrong_id(response_id: Any, in_flight: InFlight, unanswered: Sequence[Sent])
                                 detail=awaiting(in_flight))
 
 
-def read_answer(raw: bytes, in_flight: InFlight, unanswered: Sequence[Sent] = ()) -> dict[str, Any]:
+def read_answer(raw: bytes, in_flight: InFlight, unanswered: Iterable[Sent] = ()) -> dict[str, Any]:
     """The JSON object on ``raw`` if it answers ``in_flight.first`` (its id, a boolean ``ok``); raises ImplementationFailed.
 
-    ``unanswered`` are the requests written and not answered yet, to name one an answer skipped.
+    ``unanswered`` are the requests written and not answered yet, to name one an answer skipped
+    (gone through only then: it may be a generator).
     """
     try:
         doc = decode(raw)
@@ -104,7 +105,7 @@ def read_answer(raw: bytes, in_flight: InFlight, unanswered: Sequence[Sent] = ()
 
 
 def check_response(raw: bytes, checked: CheckedBodies, in_flight: InFlight,
-                   unanswered: Sequence[Sent] = ()) -> dict[str, Any]:
+                   unanswered: Iterable[Sent] = ()) -> dict[str, Any]:
     """The response on ``raw`` if it answers ``in_flight.first`` correctly; raises ImplementationFailed.
 
     Its schema (and that no key repeats) is checked once per distinct body (``checked`` remembers the valid ones).
@@ -115,7 +116,7 @@ def check_response(raw: bytes, checked: CheckedBodies, in_flight: InFlight,
         _hello_numbers(doc)
     schema = protocol.response_schema(cmd, doc)
     known = doc.get("id") is not None and checked.known(schema, raw)
-    if not known and (pointer := duplicate_key(raw)) is not None:
+    if not known and (pointer := duplicate_key(raw, doc)) is not None:
         raise ImplementationFailed(kind=FailureKind.DUPLICATE_KEY,
                                    reason=f"response to {answer_to(in_flight)} has a key twice in one object",
                                    detail=f"{pointer}: written twice; JSON parsers disagree on which one counts")

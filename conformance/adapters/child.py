@@ -220,10 +220,19 @@ class Child:
             except subprocess.TimeoutExpired:
                 return None
         deadline = time.monotonic() + timeout
-        while (status := os.waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)) is None:
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.01)
+        exited = _exit_watch(self.popen.pid)
+        try:
+            while (status := os.waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)) is None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                if exited is None:
+                    time.sleep(min(remaining, 0.01))
+                else:  # readable once the process has exited: no sleep past it
+                    select.select([exited], [], [], remaining)
+        finally:
+            if exited is not None:
+                os.close(exited)
         return status.si_status if status.si_code == os.CLD_EXITED else -status.si_status
 
     def note_descendants(self, *, every: float = 0.0) -> None:
@@ -253,6 +262,14 @@ class Child:
             except OSError:
                 pass
         return self.stderr_tail()
+
+
+def _exit_watch(pid: int) -> int | None:
+    """A descriptor that becomes readable when process ``pid`` exits (Linux 5.3's pidfd); None where there is none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 @atexit.register

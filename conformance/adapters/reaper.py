@@ -152,6 +152,31 @@ def _carries(pid: int, token: str) -> bool:
 
 def descendants(root: int, token: str) -> set[int]:
     """The live descendants of ``root``, plus this process's children marked with ``token`` (orphans)."""
+    found = _descendants_by_children(root, token)
+    return found if found is not None else _descendants_by_parents(root, token)
+
+
+def _descendants_by_children(root: int, token: str) -> set[int] | None:
+    """:func:`descendants` from the children files of the few processes concerned (a whole walk of /proc
+    reads every process's stat: ~5 ms with 140 processes); None where those files are missing."""
+    ours = _children(os.getpid())
+    if ours is None:
+        return None
+    found = {pid for pid in ours if pid != root and _carries(pid, token)}
+    todo = [root, *found]
+    while todo:
+        children = _children(todo.pop())
+        if children is None:
+            return None
+        for child in children:
+            if child not in found and child != root:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _descendants_by_parents(root: int, token: str) -> set[int]:
+    """:func:`descendants` from every visible process's parent (a whole walk of /proc)."""
     parents = _parents()
     children: dict[int, list[int]] = {}
     for pid, parent in parents.items():

@@ -346,7 +346,7 @@ class StdioAdapter:
         in_flight = InFlight(first=sent, last=self._unanswered[-1][0])
         try:
             raw = self._read(process, in_flight, needs, deadline)
-            unanswered = [each for each, _ in self._unanswered]
+            unanswered = (each for each, _ in self._unanswered)  # gone through only for an answer to another request
             answer = check_response(raw, self._checked, in_flight, unanswered)
         except ImplementationFailed as failure:
             if failure.kind is FailureKind.REFUSED and sent.cmd != "hello":

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+import msgspec
+
 _SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
@@ -52,6 +54,18 @@ def lone_surrogate(line: bytes, value: Any) -> str | None:
     return first_pointer(value, lambda item: isinstance(item, str) and _SURROGATE.search(item) is not None)
 
 
+_UNREAD: Final[Any] = object()
+_ENCODE: Final = msgspec.json.Encoder().encode
+
+
+def _rewrites_to(value: Any, line: bytes) -> bool:
+    """Whether ``value`` written as compact JSON is ``line`` (a value that cannot be written so is not)."""
+    try:
+        return _ENCODE(value) == line
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
 class _Twice(dict[str, Any]):
     """An object read with a key that came twice (the key, for the pointer)."""
 
@@ -69,8 +83,15 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return read
 
 
-def duplicate_key(line: bytes) -> str | None:
-    """The JSON pointer of the first key written twice in one object of ``line``; None when none is (or it is no JSON)."""
+def duplicate_key(line: bytes, value: Any = _UNREAD) -> str | None:
+    """The JSON pointer of the first key written twice in one object of ``line``; None when none is (or it is no JSON).
+
+    ``value``, when given, is ``line`` as read (a repeated key keeps one of its values): if writing it
+    back compactly gives ``line`` byte for byte, every key of ``line`` is there once, and nothing need
+    be searched. Any other line (spaced, escaped or spelt otherwise) is searched key by key.
+    """
+    if value is not _UNREAD and _rewrites_to(value, line):
+        return None
     try:
         value = json.loads(line, object_pairs_hook=_pairs)
     except (ValueError, RecursionError):

@@ -137,11 +137,8 @@ class CheckedBodies:
 
     @staticmethod
     def _key(schema: str, line: bytes) -> tuple[str, bytes] | None:
-        if line.startswith(b'{"id":') and (comma := line.find(b",", 6)) > 0:
-            body = line[comma:] if len(line) - comma <= _RAW_KEY else hashlib.blake2b(
-                memoryview(line)[comma:], digest_size=16).digest()
-            return schema, body
-        return None
+        body = body_key(line)
+        return None if body is None else (schema, body)
 
     def check(self, schema: str, doc: Any, line: bytes) -> list[Problem]:
         """:func:`check_message` of ``doc``, read from ``line`` — or ``[]`` at once for a body already found valid."""
@@ -158,6 +155,17 @@ class CheckedBodies:
 
 #: Bodies up to this size are cached as they are (at most 4096 of them: 16 MiB), longer ones by digest.
 _RAW_KEY: Final = 4096
+
+
+def body_key(line: bytes) -> bytes | None:
+    """What stands for the body of a line that begins ``{"id":``: the rest of the line from the comma after
+    the id, itself when at most :data:`_RAW_KEY` bytes long, else its 16-byte BLAKE2b digest; None for any other line.
+    """
+    if line.startswith(b'{"id":') and (comma := line.find(b",", 6)) > 0:
+        if len(line) - comma <= _RAW_KEY:
+            return line[comma:]
+        return hashlib.blake2b(memoryview(line)[comma:], digest_size=16).digest()
+    return None
 
 
 def _reject_constant(name: str) -> Any:

@@ -111,6 +111,9 @@ def test_descendants_finds_children_recursively_and_only_marked_orphans(tmp_path
             pytest.skip("no /proc")
         found = reaper.descendants(tree.pid, "no-such-token")
         assert child in found and unmarked.pid not in found and tree.pid not in found
+        # read from the children files of the few processes concerned, as the whole walk of /proc finds them
+        assert reaper._descendants_by_children(tree.pid, "no-such-token") == found
+        assert reaper._descendants_by_parents(tree.pid, "no-such-token") == found
     finally:
         for process in (tree, unmarked):
             process.kill()
