@@ -72,11 +72,12 @@ def fast_value(text: str, *, max_depth: int, max_nodes: int) -> Any:
         return None
     if type(value) is not dict:  # a list may be several documents; a scalar or nothing is no PAS document
         return None
-    found = _walk(value, max_depth, max_nodes)
+    strings: list[str] = []
+    found = _walk(value, max_depth, max_nodes, strings)
     if found is None or (found and any(pattern.search(text) for pattern in _RUST_ONLY_INT)):
         return None
     open_lines = _open_bracket_lines(text)
-    return value if not open_lines or _inside_strings(open_lines, value) else None
+    return value if not open_lines or _inside_strings(open_lines, strings) else None
 
 
 def _awkward(text: str) -> bool:
@@ -123,30 +124,22 @@ def _open_bracket_lines(text: str) -> list[str]:
     return found
 
 
-def _inside_strings(lines: list[str], root: Any) -> bool:
-    """Whether each line's text lies within one string of ``root``: then it is a scalar's text (a docstring
-    in a block scalar, say), not flow syntax, which no single scalar can hold whole."""
-    strings: list[str] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        values = node.values() if type(node) is dict else node
-        for value in values:
-            if type(value) is str:
-                strings.append(value)
-            elif type(value) is dict or type(value) is list:
-                stack.append(value)
+def _inside_strings(lines: list[str], strings: list[str]) -> bool:
+    """Whether each line's text lies within one of ``strings`` (the value's, gathered by :func:`_walk`): then
+    it is a scalar's text (a docstring in a block scalar, say), not flow syntax, which no single scalar can
+    hold whole."""
     joined = "\x00".join(strings)  # NUL is refused in the text, so no line can span two strings
     return all(line in joined for line in lines)
 
 
-def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
-    """None to decline (see the module docstring), else whether ``root`` holds an integer.
+def _walk(root: dict[str, Any], max_depth: int, max_nodes: int, strings: list[str]) -> bool | None:
+    """None to decline (see the module docstring), else whether ``root`` holds an integer; appends every
+    string value (keys not) to ``strings``, for :func:`_inside_strings`, so the value is walked once.
 
     Values are counted as the event loader counts them (every value, keys not).
     """
     words, number, starts, indicators = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, _SUSPECT_STARTS, _INDICATORS
-    quoted_only = _QUOTED_ONLY
+    quoted_only, keep = _QUOTED_ONLY, strings.append
     stack: list[tuple[Any, int]] = [(root, 0)]
     count, integers = 1, False
     while stack:
@@ -168,6 +161,7 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
                 if len(value) < 6 and value in words or value[:1] in starts and (
                         value[0] in indicators or number(value) and not quoted_only(value)):
                     return None
+                keep(value)
             elif kind is dict or kind is list:
                 stack.append((value, depth + 1))
             elif kind is int:
