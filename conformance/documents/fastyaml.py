@@ -38,6 +38,8 @@ from conformance.documents.plain import NOT_PLAIN_WORDS, NUMBER_LIKE, NUMBER_STA
 # yaml-rs reads some in flow style ("[?x]", "[|x]", "[:x]") where libyaml refuses them or reads a mapping.
 _INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
 _SUSPECT_STARTS = NUMBER_STARTS + _INDICATORS
+# A key that starts with one, in the keys joined by NUL (see _plain_keys).
+_SUSPECT_KEY_START = re.compile("\x00[" + re.escape(_SUSPECT_STARTS) + "]")
 
 # Characters YAML does not allow (C0 and C1 controls but tab and line breaks, U+FFFE, U+FFFF), NEL,
 # LS and PS (line breaks in YAML 1.1 only) and the byte-order mark. Each is looked for alone (a
@@ -72,11 +74,12 @@ def fast_value(text: str, *, max_depth: int, max_nodes: int) -> Any:
         return None
     if type(value) is not dict:  # a list may be several documents; a scalar or nothing is no PAS document
         return None
-    found = _walk(value, max_depth, max_nodes)
+    strings: list[str] = []
+    found = _walk(value, max_depth, max_nodes, strings)
     if found is None or (found and any(pattern.search(text) for pattern in _RUST_ONLY_INT)):
         return None
     open_lines = _open_bracket_lines(text)
-    return value if not open_lines or _inside_strings(open_lines, value) else None
+    return value if not open_lines or _inside_strings(open_lines, strings) else None
 
 
 def _awkward(text: str) -> bool:
@@ -123,30 +126,24 @@ def _open_bracket_lines(text: str) -> list[str]:
     return found
 
 
-def _inside_strings(lines: list[str], root: Any) -> bool:
-    """Whether each line's text lies within one string of ``root``: then it is a scalar's text (a docstring
-    in a block scalar, say), not flow syntax, which no single scalar can hold whole."""
-    strings: list[str] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        values = node.values() if type(node) is dict else node
-        for value in values:
-            if type(value) is str:
-                strings.append(value)
-            elif type(value) is dict or type(value) is list:
-                stack.append(value)
+def _inside_strings(lines: list[str], strings: list[str]) -> bool:
+    """Whether each line's text lies within one of ``strings`` (the value's, gathered by :func:`_walk`): then
+    it is a scalar's text (a docstring in a block scalar, say), not flow syntax, which no single scalar can
+    hold whole."""
     joined = "\x00".join(strings)  # NUL is refused in the text, so no line can span two strings
     return all(line in joined for line in lines)
 
 
-def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
-    """None to decline (see the module docstring), else whether ``root`` holds an integer.
+def _walk(root: dict[str, Any], max_depth: int, max_nodes: int, strings: list[str]) -> bool | None:
+    """None to decline (see the module docstring), else whether ``root`` holds an integer; appends every
+    string value (keys not) to ``strings``, for :func:`_inside_strings`, so the value is walked once.
 
-    Values are counted as the event loader counts them (every value, keys not).
+    Values are counted as the event loader counts them (every value, keys not). Keys are gathered and
+    looked at together at the end (:func:`_plain_keys`), which costs less than one by one.
     """
     words, number, starts, indicators = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, _SUSPECT_STARTS, _INDICATORS
-    quoted_only = _QUOTED_ONLY
+    quoted_only, keep = _QUOTED_ONLY, strings.append
+    keys: list[Any] = []
     stack: list[tuple[Any, int]] = [(root, 0)]
     count, integers = 1, False
     while stack:
@@ -154,24 +151,39 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int) -> bool | None:
         if depth >= max_depth and node:
             return None  # its values would lie deeper than the limit
         if type(node) is dict:
-            for key in node:  # every word is at most five characters: a longer key is not hashed here
-                if type(key) is not str or len(key) < 6 and key in words or key[:1] in starts and (
-                        key[0] in indicators or number(key)):
-                    return None
+            keys.extend(node)
             values = node.values()
         else:
             values = node
         count += len(values)
         for value in values:
             kind = type(value)
-            if kind is str:
+            if kind is str:  # every word is at most five characters: a longer string is not hashed here
                 if len(value) < 6 and value in words or value[:1] in starts and (
                         value[0] in indicators or number(value) and not quoted_only(value)):
                     return None
+                keep(value)
             elif kind is dict or kind is list:
                 stack.append((value, depth + 1))
             elif kind is int:
                 integers = True
             elif kind is not bool and value is not None:
                 return None
-    return None if count > max_nodes else integers
+    return None if count > max_nodes or not _plain_keys(keys) else integers
+
+
+def _plain_keys(keys: list[Any]) -> bool:
+    """Whether every key is a string that reads the same written plain or quoted (as for a string value,
+    but a key that reads as a number is never kept)."""
+    try:
+        joined = "\x00" + "\x00".join(keys)  # a key that is not a string stops the join
+    except TypeError:
+        return False
+    if not NOT_PLAIN_WORDS.isdisjoint(keys):
+        return False
+    # One search for a key starting with a suspect character (every key follows a NUL; a key holding a NUL,
+    # from a "\0" escape, can only add a false alarm), then each key, only when that search finds one.
+    if not _SUSPECT_KEY_START.search(joined):
+        return True
+    number = NUMBER_LIKE.fullmatch
+    return not any(key[:1] in _SUSPECT_STARTS and (key[0] in _INDICATORS or number(key)) for key in keys)

@@ -36,6 +36,8 @@ class Kind(enum.StrEnum):
     SCENARIO = "scenario"
 
 
+#: Each kind by its name; a lookup here costs a tenth of calling ``Kind(name)`` (once or twice per document).
+_BY_NAME = {kind.value: kind for kind in Kind}
 #: The kinds whose documents are schema-checked when a set is loaded (scenarios have their own loader).
 CHECKED_KINDS = (Kind.MANIFEST, Kind.HOST_CONFIG)
 #: Keys every kind may have, which therefore say nothing about the kind.
@@ -72,7 +74,7 @@ def shape_keys(kind: Kind) -> frozenset[str]:
 def kind_of_reference(reference: object) -> Kind | None:
     """The kind a ``$schema`` value or modeline names (a bundled schema's file name), or None."""
     match = _SCHEMA_REF.search(reference) if isinstance(reference, str) else None
-    return Kind(match.group(1)) if match else None
+    return _BY_NAME[match.group(1)] if match else None
 
 
 def modeline_kind(text: str) -> Kind | None:
@@ -104,7 +106,7 @@ def detect_kind(value: Mapping[str, Any], modeline: Kind | None = None) -> Kind 
     modeline or, failing that, its name gives), then its shape."""
     declared = value.get("kind")
     if declared in (Kind.MANIFEST, Kind.HOST_CONFIG):
-        return Kind(declared)
+        return _BY_NAME[declared]
     kind = kind_of_reference(value.get("$schema")) or modeline
     if kind is not None:
         return kind

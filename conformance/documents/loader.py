@@ -94,9 +94,10 @@ def refuse_special(path: Path | str) -> Problem | None:
     Missing or unreadable paths are left to the caller (None).
     """
     try:
-        kind = _special_kind(os.stat(path).st_mode)
+        mode = os.stat(path).st_mode
     except OSError:
         return None
+    kind = None if stat.S_ISREG(mode) else _special_kind(mode)
     if kind is None:
         return None
     return Problem(code="special-file", source=SourceLocation(path=str(path)),

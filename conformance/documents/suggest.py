@@ -7,7 +7,6 @@ commands. Pure standard library (difflib).
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -17,6 +16,8 @@ from reference_impl.problems import Problem
 
 def closest(word: str, choices: Iterable[str], *, cutoff: float = 0.6) -> str | None:
     """The choice most like ``word`` (difflib ratio of at least ``cutoff``), or None."""
+    import difflib  # only for a word that matched nothing: not imported on the way of a valid document
+
     matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return matches[0] if matches and matches[0] != word else None
 

@@ -192,6 +192,8 @@ def collect_targets(paths: Iterable[str | Path | Target]) -> tuple[list[Target],
         raw = path.path if isinstance(path, Target) else str(path)
         if isinstance(path, Target):
             found = [(path, real) for _, real in _explicit(raw, problems, folders)]
+        elif _plain_file(raw):  # the usual case, told by one system call where the general way takes four
+            found = [(Target(path=raw), _real_file(raw, folders, link=False))]
         elif os.path.isdir(raw):
             found = _walk(raw, problems)
         elif os.path.lexists(raw) or not glob.has_magic(raw):
@@ -220,10 +222,21 @@ def _explicit(raw: str, problems: list[Problem], folders: dict[str, str]) -> _Fo
     return [(Target(path=raw), _real_file(raw, folders))]
 
 
-def _real_file(path: str, folders: dict[str, str]) -> str:
-    """``os.path.realpath(path)``, resolving each folder once (``folders``: the real folders found so far)."""
+def _plain_file(raw: str) -> bool:
+    """Whether ``raw`` names a regular file itself (not a symbolic link, a folder or a special file)."""
+    try:
+        return stat.S_ISREG(os.lstat(raw).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _real_file(path: str, folders: dict[str, str], *, link: bool | None = None) -> str:
+    """``os.path.realpath(path)``, resolving each folder once (``folders``: the real folders found so far).
+
+    ``link`` False: the caller knows ``path`` names no symbolic link (None: find out).
+    """
     folder, name = os.path.split(path)
-    if name in ("", ".", "..") or os.path.islink(path):
+    if name in ("", ".", "..") or link is not False and os.path.islink(path):
         return os.path.realpath(path)
     real = folders.get(folder)
     if real is None:

@@ -143,7 +143,8 @@ def _check_all(targets: list[Target], settings: Settings) -> list[FileResult]:
         results = _check_in_pool(targets, settings, workers)
         if results is not None:
             return results
-    return [check_file(target, settings) for target in targets]
+    load = settings.load  # once, not per file
+    return [_check_loaded(load_file(target, load), settings) for target in targets]
 
 
 def _check_in_pool(targets: list[Target], settings: Settings, workers: int) -> list[FileResult] | None:

@@ -12,6 +12,8 @@ from conformance.validate.lint.registry import LintOptions
 from reference_impl.problems import Problem
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
+# The ASCII bytes that are not letters or digits (dropped by bytes.translate, a C loop).
+_ASCII_NOT_ALNUM = bytes(code for code in range(128) if not chr(code).isalnum())
 
 
 def display_width(text: str, stop: int) -> int:
@@ -29,6 +31,12 @@ def display_width(text: str, stop: int) -> int:
 def _normal(text: str) -> str:
     """Letters and digits only, case-folded: 'Notes, for you!' and 'notes for you' compare equal."""
     return _NOT_ALNUM.sub("", text.casefold())
+
+
+def _ascii_letters(text: str) -> bytes:
+    """The ASCII letters and digits of :func:`_normal` ``(text)``, in order: texts whose normal forms are equal
+    have equal ones, and they cost a fraction of the normal form to find (a first look that rules most out)."""
+    return text.casefold().encode("ascii", "ignore").translate(None, _ASCII_NOT_ALNUM)
 
 
 def check_manifest(doc: YamlDocument, options: LintOptions) -> Iterator[Problem]:
@@ -51,7 +59,8 @@ def check_manifest(doc: YamlDocument, options: LintOptions) -> Iterator[Problem]
         return
     yield from _length(doc, brief, options)
     description = value.get("description")
-    if isinstance(description, str) and (normal := _normal(brief)) and normal == _normal(description):
+    if (isinstance(description, str) and _ascii_letters(brief) == _ascii_letters(description)
+            and (normal := _normal(brief)) and normal == _normal(description)):
         yield doc_problem("brief-repeats-description",
                           "sleep_brief only repeats the description; say when the model should activate the plugin",
                           doc, "/sleep_brief")

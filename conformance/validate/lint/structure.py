@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from conformance.documents.loader import YamlDocument
 from conformance.validate.lint.facts import doc_problem
@@ -30,8 +30,11 @@ def _free_form_schemas(doc: YamlDocument) -> Iterator[tuple[tuple[str | int, ...
 
 def _null_schema_keys(doc: YamlDocument) -> Iterator[Problem]:
     """``{description: a, b}`` is the key ``b`` with no value: YAML splits flow mappings at commas."""
+    schemas = list(_free_form_schemas(doc))
+    if not any(_holds_null(value) for _, value in schemas):
+        return  # the usual case, found without building a path for every mapping and list
     # Paths are kept as tuples and joined into a pointer only for a key that is reported.
-    stack = list(_free_form_schemas(doc))
+    stack = schemas
     while stack:
         path, value = stack.pop()
         if isinstance(value, dict):
@@ -44,6 +47,26 @@ def _null_schema_keys(doc: YamlDocument) -> Iterator[Problem]:
                     stack.append(((*path, key), child))
         elif isinstance(value, list):
             stack.extend(((*path, index), child) for index, child in enumerate(value) if isinstance(child, (dict, list)))
+
+
+def _holds_null(root: object) -> bool:
+    """Whether a mapping anywhere in ``root`` has a null value (under any key): a cheap first look."""
+    stack, containers = [root], (dict, list)
+    push = stack.append
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            values: Iterable[object] = node.values()
+            if None in values:
+                return True
+        elif isinstance(node, list):
+            values = node
+        else:
+            continue
+        for child in values:
+            if isinstance(child, containers):
+                push(child)
+    return False
 
 
 def _duplicate_methods(doc: YamlDocument) -> Iterator[Problem]:

@@ -110,3 +110,31 @@ def test_a_key_without_value_is_reported_at_the_key_not_at_the_brace_that_ends_i
     (problem,) = check_paths([path]).problems
     assert (problem.code, problem.source.line, problem.source.column) == ("schema-key-without-value", 12, 54)
     assert problem.pointer == "/methods/0/parameters/properties/city/optionally with its country."
+
+
+def test_a_key_without_value_is_found_in_a_mapping_inside_a_list_and_a_null_under_default_is_not_one(tmp_path):
+    # schema-key-without-value first looks for any null without building paths, then for the keys: both
+    # must go through lists ("items", "anyOf") and keep the keys whose null is meant ("default: null").
+    extra = ("methods:\n  - name: get\n    kind: tool\n    description: Gets it.\n    parameters:\n"
+             "      type: object\n      properties:\n        city:\n          anyOf:\n"
+             "            - {type: string, default: null}\n            - {type: array, items: [{type: integer, maximum}]}\n")
+    path = write(tmp_path, "m.yaml", manifest(extra=extra))
+    (problem,) = check_paths([path]).problems
+    assert (problem.code, problem.pointer) == (
+        "schema-key-without-value", "/methods/0/parameters/properties/city/anyOf/1/items/0/maximum")
+
+
+@pytest.mark.parametrize(("brief", "description", "repeats"), [
+    ("Looks up the WEATHER_forecast, for a city!", "looks up the weather forecast for a city", True),
+    ("Looks up the weather forecast, for a city", "Looks up the weather forecast for a town", False),
+    ("Straße und Wetter: für jede Stadt.", "STRASSE und wetter für jede stadt", True),  # casefold: ß is ss
+    ("Weather for 1 city, ask it (any) time", "Weather for 1 city; ask it any time.", True),
+    ("管理用户笔记，支持创建和删除笔记条目。", "管理用户笔记 支持创建和删除笔记条目", True),
+    ("Rolls dice and draws cards for games.", "Rolls dice and draws cards for games 🎲", True),
+])
+def test_a_brief_repeats_the_description_whatever_its_letters_case_and_punctuation(tmp_path, brief, description, repeats):
+    # ASCII text is compared by a translation table, other text by the expression: one rule either way.
+    text = manifest(extra=f"allow_sleep: true\nsleep_brief: '{brief}'\n").replace(
+        "\ndescription: ", f"\ndescription: '{description}'\nx-old-description: ", 1)
+    path = write(tmp_path, "m.yaml", text)
+    assert ("brief-repeats-description" in [p.code for p in check_paths([path]).problems]) is repeats
