@@ -122,21 +122,42 @@ SLOW_PATHS = (
     "tests/properties/test_fast_path_beside_the_rules.py::test_the_fast_path_gives_the_states_observations_and_text_of_the_rules",
     "tests/properties/test_reference_beside_model.py",
 )
-# Builds shared by a whole run (session fixtures made once for all pytest-xdist workers, support.shared_build):
-# a test that uses one is slow.
-SHARED_BUILDS = frozenset({"site_build", "built_site", "wheelhouse", "user_venv"})
+# Builds shared by a whole run (session fixtures made once for all pytest-xdist workers, support.shared_build),
+# each fixture with the build it waits for: a test that uses one is slow.
+SHARED_BUILDS = {"site_build": "site", "built_site": "site", "wheelhouse": "sandbox", "user_venv": "sandbox"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own -m deselection reads the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the slow tests: by path (a file, or a file and a test's name), and every user of a shared build.
 
-    Under pytest-xdist the slow files go first (the order is otherwise kept): the workers take files
-    in collection order, and a long file taken last would leave the other worker idle at the end.
+    Under pytest-xdist the files are put in the order the workers should take them (worker_order).
     """
     for item in items:
-        if item.nodeid.startswith(SLOW_PATHS) or not SHARED_BUILDS.isdisjoint(getattr(item, "fixturenames", ())):
+        if item.nodeid.startswith(SLOW_PATHS) or not SHARED_BUILDS.keys().isdisjoint(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
-        items.sort(key=lambda item: item.path not in slow_files)  # stable: each file's own order is kept
+        items[:] = worker_order(items)
+
+
+def worker_order(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The items, slow files first, and among those a shared build's later users after every other slow file.
+
+    The workers take files in collection order: a long file taken last would leave the other worker
+    idle at the end, and two files taken at once that need the same build would leave one worker
+    waiting for the other to make it (the site's build, ~20 s). So the first user of each build
+    goes where it was, and the others once every other slow file is handed out, when it is made.
+    Each file's own order is kept.
+    """
+    builds_of: dict[object, set[str]] = {}
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            builds = builds_of.setdefault(item.path, set())
+            builds.update(SHARED_BUILDS[name] for name in getattr(item, "fixturenames", ()) if name in SHARED_BUILDS)
+    claimed: set[str] = set()
+    later = set()
+    for path, builds in builds_of.items():  # in collection order
+        if builds & claimed:
+            later.add(path)
+        claimed |= builds
+    return sorted(items, key=lambda item: 2 if item.path not in builds_of else 1 if item.path in later else 0)

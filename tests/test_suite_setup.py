@@ -1,7 +1,7 @@
 """The test suite's own set-up: one place for Hypothesis profiles and helpers, cost markers, xdist safety.
 
 tests/conftest.py registers the Hypothesis profiles, marks the slow tests by path and shared build,
-and groups a shared build's users on one pytest-xdist worker; tests/support/ holds every helper.
+and orders the files for the pytest-xdist workers (worker_order); tests/support/ holds every helper.
 """
 
 from __future__ import annotations
@@ -66,3 +66,23 @@ def test_an_unregistered_problem_code_fails_the_run_under_xdist_too(tmp_path):
         done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conftest",
                                "test_emits.py", *extra], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 1 and "no-such-code-anywhere" in done.stderr, (extra, done.stdout[-2000:], done.stderr[-2000:])
+
+
+class _Item:
+    """As much of a pytest item as worker_order reads."""
+
+    def __init__(self, path: str, *fixtures: str, slow: bool = True) -> None:
+        self.path, self.fixturenames, self.slow = path, fixtures, slow
+
+    def get_closest_marker(self, name: str) -> object:
+        return name if name == "slow" and self.slow else None
+
+
+def test_the_workers_never_start_two_files_that_wait_for_one_build():
+    from conftest import worker_order
+
+    items = [_Item("fast.py", slow=False), _Item("api.py", "built_site"), _Item("browser.py", "site_build"),
+             _Item("browser.py", "built_site"), _Item("commands.py", "user_venv", "wheelhouse"),
+             _Item("nekro.py"), _Item("workflows.py", "wheelhouse"), _Item("wheel.py")]
+    order = [item.path for item in worker_order(items)]  # type: ignore[arg-type]
+    assert order == ["api.py", "commands.py", "nekro.py", "wheel.py", "browser.py", "browser.py", "workflows.py", "fast.py"]
