@@ -79,7 +79,7 @@ class _Item:
 
 
 def test_the_workers_never_start_two_files_that_wait_for_one_build():
-    from conftest import worker_order
+    from support.worker_order import worker_order
 
     items = [_Item("fast.py", slow=False), _Item("api.py", "built_site"), _Item("browser.py", "site_build"),
              _Item("browser.py", "built_site"), _Item("commands.py", "user_venv", "wheelhouse"),
