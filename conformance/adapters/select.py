@@ -89,7 +89,8 @@ def _python(spec: str, target: str) -> Adapter:
     return adapter
 
 
-def _stdio(spec: str, command: str, timeout: float, check_messages: bool, start_early: bool) -> Adapter:
+def _stdio(spec: str, command: str, timeout: float, check_messages: bool, start_early: bool,
+           spec_version: str | None) -> Adapter:
     try:
         argv = shlex.split(command)
     except ValueError as error:
@@ -100,14 +101,14 @@ def _stdio(spec: str, command: str, timeout: float, check_messages: bool, start_
         from conformance.adapters.stdio import StdioAdapter
     except ImportError as error:
         raise BadImplementation(spec=spec, reason=f"the stdio adapter is not available: {error}") from None
-    adapter = StdioAdapter(argv, timeout=timeout, check_messages=check_messages)
+    adapter = StdioAdapter(argv, timeout=timeout, check_messages=check_messages, spec_version=spec_version)
     if start_early:
         adapter.begin()
     return adapter
 
 
 def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messages: bool = False,
-                start_early: bool = False) -> Adapter:
+                start_early: bool = False, spec_version: str | None = None) -> Adapter:
     """The adapter for an ``--impl`` value; raises BadImplementation when it names nothing usable.
 
     A ``python:`` implementation is made at once and checked (its factory, members and
@@ -117,6 +118,7 @@ def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messa
     apply to ``cmd:`` implementations only: in-process calls are not timed out. With
     ``start_early`` a ``cmd:`` implementation is started and greeted at once, so that it starts
     up while the caller loads the suite; the caller must then close the adapter on every path.
+    ``spec_version`` is what a ``cmd:`` implementation's hello names (default: spec/VERSION).
     """
     from conformance.adapters.inprocess import reference_adapter
 
@@ -128,5 +130,5 @@ def adapter_for(spec: str, *, timeout: float = DEFAULT_STEP_TIMEOUT, check_messa
     if colon and kind == "python":
         return _python(spec, target.strip())
     if colon and kind == "cmd":
-        return _stdio(spec, target, timeout, check_messages, start_early)
+        return _stdio(spec, target, timeout, check_messages, start_early, spec_version)
     raise BadImplementation(spec=spec, reason=f"expected {FORMS}")

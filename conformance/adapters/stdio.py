@@ -58,12 +58,13 @@ class StdioAdapter:
 
     ``timeout`` bounds each request, from sending it to reading the whole answer;
     ``max_line_bytes`` bounds each output line; with ``check_messages`` the requests
-    sent are checked against their schemas too (raising MessageInvalid).
+    sent are checked against their schemas too (raising MessageInvalid). ``spec_version`` is
+    the spec version its hello names (default: spec/VERSION; ``pas run --spec-version 1.0``: 1.0.0).
     """
 
     def __init__(
         self, argv: list[str], timeout: float = DEFAULT_STEP_TIMEOUT, check_messages: bool = False,
-        max_line_bytes: int = 1_048_576,
+        max_line_bytes: int = 1_048_576, spec_version: str | None = None,
     ) -> None:
         if not argv:
             raise ValueError("argv must name a program to run")
@@ -71,6 +72,7 @@ class StdioAdapter:
         self.timeout = timeout
         self.check_messages = check_messages
         self.max_line_bytes = max_line_bytes
+        self.spec_version = spec_version
         self._process: Child | None = None
         self._info: ImplementationInfo | None = None
         self._greeting: HelloRequest | None = None  # a hello sent by begin(), not answered yet
@@ -95,7 +97,7 @@ class StdioAdapter:
         if self._process is not None or self._info is not None:
             return
         try:
-            request = HelloRequest(id=self._upcoming_id(), spec_version=spec_version())
+            request = HelloRequest(id=self._upcoming_id(), spec_version=self.spec_version or spec_version())
         except ImplementationFailed:
             return  # hello() tries again and reports why it cannot start
         self._send(request)
@@ -111,7 +113,7 @@ class StdioAdapter:
             if request is not None and self._process is not None:
                 reply = self._receive(self._process, time.monotonic() + self.timeout)
             else:
-                request = HelloRequest(id=self._upcoming_id(), spec_version=spec_version())
+                request = HelloRequest(id=self._upcoming_id(), spec_version=self.spec_version or spec_version())
                 reply = self._call(request)
             try:
                 info, depth = hello_info(reply)

@@ -66,6 +66,15 @@ def current_version() -> str:
     return ".".join(spec_version().split(".")[:2])
 
 
+def full_version(version: str) -> str:
+    """The spec version a runner names in ``hello`` when it runs ``version``'s set (``1.0`` -> ``1.0.0``).
+
+    The current version is spec/VERSION; an older one is its first release, ``X.Y.0``: a released
+    version's set never changes (a fix is a new scenario of the next version), so it has no later one.
+    """
+    return spec_version() if version == current_version() else f"{version}.0"
+
+
 def releases_dir() -> Path:
     """spec/releases (inside the wheel: reference_impl/_spec/releases)."""
     return spec_dir() / "releases"

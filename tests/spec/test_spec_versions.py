@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -150,6 +151,15 @@ def test_spec_version_1_0_runs_exactly_its_scenarios_and_judges_only_its_require
     assert {r["id"] for r in results} == set(frozen.scenarios)
     assert ran <= set(frozen.scenarios) and all(r["outcome"] in ("passed", "skipped") for r in results)
     assert set(summary["requirements"]) <= set(frozen.requirements)
+
+
+@pytest.mark.parametrize(("chosen", "named"), [(["--spec-version", "1.0"], "1.0.0"), ([], (ROOT / "spec" / "VERSION").read_text().strip())])
+def test_the_hello_names_the_spec_version_whose_set_is_run(capsys, tmp_path, chosen, named):
+    sent = tmp_path / "requests.jsonl"
+    server = f"tee {shlex.quote(str(sent))} | {shlex.quote(sys.executable)} -m conformance serve-reference"
+    code, _ = _json_run(capsys, *chosen, "-k", "admin-auto", "--impl", f"cmd:sh -c {shlex.quote(server)}")
+    hello = json.loads(sent.read_text(encoding="utf-8").splitlines()[0])
+    assert code == 0 and hello["cmd"] == "hello" and hello["spec_version"] == named
 
 
 def test_the_default_is_the_newest_version(capsys):

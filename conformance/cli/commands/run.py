@@ -106,16 +106,21 @@ def run(args: argparse.Namespace) -> int:
     """
     from conformance.adapters.select import BadImplementation, adapter_for
     from conformance.cli.signals import close_adapter, stop_on_signals
+    from conformance.suite.spec_versions import UnknownSpecVersion, full_version, resolve
 
+    try:
+        version = resolve(args.spec_version)
+    except UnknownSpecVersion as error:
+        return _usage([error])
     with stop_on_signals() as guard:
         with guard.deferred():
             try:
                 # Started now, it spends its start-up while the suite loads (issue 18).
                 adapter = adapter_for(args.impl, timeout=args.timeout, check_messages=args.check_messages,
-                                      start_early=True)
+                                      start_early=True, spec_version=full_version(version))
             except BadImplementation as error:  # one message (a line per problem at the user's file:line)
                 return _usage(error.problems or [error])
-            prepared = _prepare(args)
+            prepared = _prepare(args, version)
         if isinstance(prepared, int):
             close_adapter(adapter, "run")
             return prepared
@@ -123,18 +128,13 @@ def run(args: argparse.Namespace) -> int:
         return _run_and_report(args, adapter, selected, expected, version, guard)
 
 
-def _prepare(args: argparse.Namespace) -> tuple[list, Mapping[str, str], str] | int:
-    """The selected scenarios, the expected failures and the spec version, or the usage exit code after saying why."""
+def _prepare(args: argparse.Namespace, version: str) -> tuple[list, Mapping[str, str], str] | int:
+    """The selected scenarios of spec ``version``, the expected failures and the version, or the usage exit code after saying why."""
     from conformance.suite.expected_failures import load_expected_failures
     from conformance.suite.keywords import BadKeyword
     from conformance.suite.runner import select_scenarios
     from conformance.suite.scenario import load_suite
-    from conformance.suite.spec_versions import UnknownSpecVersion, resolve
 
-    try:
-        version = resolve(args.spec_version)
-    except UnknownSpecVersion as error:
-        return _usage([error])
     scenarios, problems = load_suite(args.scenario)
     if problems:
         return _usage(problems)
