@@ -108,6 +108,11 @@ class FailureKind(enum.StrEnum):
 UNATTRIBUTED_KINDS = frozenset({FailureKind.EXITED, FailureKind.TIMEOUT, FailureKind.STDIN_CLOSED,
                                 FailureKind.LINE_TOO_LONG, FailureKind.UNREADABLE_LINE})
 
+#: Failures that leave the implementation fit for the next scenario, as a wrong observation does: it
+#: answered in its turn, well formed, and the next scenario's ``start`` empties its state. The stdio
+#: adapter keeps its process (a refused ``hello`` aside) and the runner does not reset it.
+KEPT_KINDS = frozenset({FailureKind.REFUSED})
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Sent:

@@ -67,33 +67,32 @@ class Session:
         self._known = KnownRequests()
 
     def answer(self, line: bytes) -> dict[str, Any]:
-        """The response to one request line (never raises)."""
-        if (known := self._known.get(line)) is not None:  # read before under another id: not read again
-            return self._carry_out(*known)
-        try:
-            doc = decode(line)
-        except ValueError as error:  # also covers bytes that are not UTF-8
-            return _error(None, "invalid-json", f"request is not JSON: {error}")
-        request_id = _request_id(doc)
-        try:
-            request = _read_request(doc, line if request_id is not None else None, self._checked)
-        except _Refused as refusal:
-            return _error(request_id, refusal.code, refusal.message)
-        except Exception as error:  # noqa: BLE001 - an internal bug must still produce an answer, not a traceback
-            return _error(request_id, "internal-error", repr(error))
-        if request_id is not None:
-            self._known.add(line, request_id, request)
-        return self._carry_out(request_id, request)
+        """The response to one request line (never raises).
 
-    def _carry_out(self, request_id: int | None, request: protocol.Request) -> dict[str, Any]:
-        """The answer to ``request``, read from a line with id ``request_id`` (a request read before carries an older one)."""
+        A line whose body was read before under another id is not read again (KnownRequests): its
+        request is carried out and answered under the line's own id.
+        """
+        request: protocol.Request | None = None
+        request_id: int | None
+        if (known := self._known.get(line)) is not None:
+            request_id, request = known
+        else:
+            try:
+                doc = decode(line)
+            except ValueError as error:  # also covers bytes that are not UTF-8
+                return _error(None, "invalid-json", f"request is not JSON: {error}")
+            request_id = _request_id(doc)
         try:
+            if request is None:
+                request = _read_request(doc, line if request_id is not None else None, self._checked)
+                if request_id is not None:
+                    self._known.add(line, request_id, request)
             answer: dict[str, Any] = self._dispatch(request).to_json()
         except _Refused as refusal:
             return _error(request_id, refusal.code, refusal.message)
         except Exception as error:  # noqa: BLE001 - an internal bug must still produce an answer, not a traceback
             return _error(request_id, "internal-error", repr(error))
-        answer["id"] = request_id  # the first key of every answer: it stays first
+        answer["id"] = request_id  # the first key of every answer: it stays first (a known request carries an older id)
         return answer
 
     def _dispatch(self, request: protocol.Request) -> Any:

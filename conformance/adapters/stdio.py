@@ -29,6 +29,7 @@ from conformance.adapters.answers import answer_to, awaiting, check_response, he
 from conformance.adapters.child import EOF, STDIN_CLOSED, TOO_LONG, Child
 from conformance.adapters.implementation import (
     DEFAULT_STEP_TIMEOUT,
+    KEPT_KINDS,
     UNATTRIBUTED_KINDS,
     FailureKind,
     ImplementationFailed,
@@ -351,7 +352,7 @@ class StdioAdapter:
             unanswered = (each for each, _ in self._unanswered)  # gone through only for an answer to another request
             answer = check_response(raw, self._checked, in_flight, unanswered)
         except ImplementationFailed as failure:
-            if failure.kind is FailureKind.REFUSED and sent.cmd != "hello":
+            if failure.kind in KEPT_KINDS and sent.cmd != "hello":
                 raise self._refused(process, failure, in_flight) from None
             raise failure.amended(detail=_with_stderr(failure.detail, self._discard()), in_flight=in_flight) from None
         self._unanswered.popleft()

@@ -3,8 +3,8 @@
 The runner talks only to an :class:`~conformance.adapters.implementation.Adapter`. Whatever the
 implementation does — a wrong answer, an exception, garbage, a protocol violation — becomes
 a result (``failed`` or ``errored``) and the run goes on with the next scenario, after
-``adapter.reset()`` unless the implementation only refused a request (an error answer, in its turn:
-``FailureKind.REFUSED``), which, like a wrong answer, leaves it fit for the next ``start``. A run stops early, still returning every result so far and the rest as
+``adapter.reset()`` unless the failure leaves it fit for the next ``start``, as a wrong answer does
+(``KEPT_KINDS``: a refusal, an error answer in its turn). A run stops early, still returning every result so far and the rest as
 skipped "not run" results, on a signal (:class:`Interrupted`, a KeyboardInterrupt), at the
 time limit, at the first bad result with ``fail_fast``, after ``max_start_failures``
 consecutive failures to start or greet the implementation, after ``max_repeats`` consecutive scenarios that
@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, stream
+from conformance.adapters.implementation import KEPT_KINDS, Adapter, FailureKind, ImplementationFailed, stream
 from conformance.adapters.interface import UnusableImplementation
 from conformance.suite.attribution import blamed
 from conformance.suite.expectations import check_step
@@ -157,7 +157,7 @@ def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[s
     except UnusableImplementation:
         raise  # the caller's mistake, said once: not a result of this scenario
     except Exception as error:  # noqa: BLE001 - ImplementationFailed, or a bug in the adapter itself
-        if not (isinstance(error, ImplementationFailed) and error.kind is FailureKind.REFUSED):
+        if not (isinstance(error, ImplementationFailed) and error.kind in KEPT_KINDS):
             _reset(adapter)
         where = replace(error_detail(error), step=step.index if step else None,
                         event=step.event_json() if step else None)
