@@ -40,11 +40,14 @@ def _named_command(argv: Sequence[str]) -> str | None:
     return module_name if found is not None else None
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, *, arguments: bool = True) -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered, or only the command module ``only``.
 
     ``pas COMMAND ...`` needs only its own command: the others are not imported (start-up time,
-    e.g. of ``pas serve-reference``, which an implementation's runner waits for).
+    e.g. of ``pas serve-reference``, which an implementation's runner waits for). With
+    ``arguments`` False the commands are registered by name and help line only, without their
+    arguments: enough for ``pas --help`` and ``pas --version``, whose start-up then imports none of
+    the heavy modules some commands' arguments take their choices and defaults from.
     """
     from reference_impl import __version__
 
@@ -62,9 +65,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue
         name = module_name.replace("_", "-")
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
-        module.configure(sub)
+        if arguments:
+            module.configure(sub)
         sub.set_defaults(handler=module.run)
     return parser
+
+
+def _names_a_command(argv: Sequence[str]) -> bool:
+    """Whether any word of ``argv`` is a command's name."""
+    commands = {module.replace("_", "-") for module in _command_modules()}
+    return any(word in commands for word in argv)
 
 
 def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
@@ -112,7 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pas`` console script; returns an :class:`~conformance.documents.exit_codes.ExitCode`."""
     argv = list(sys.argv[1:] if argv is None else argv)
     named = _named_command(argv)
-    parser = build_parser(only=named)
+    # A command anywhere in argv needs its arguments; without one only the top level's options are parsed.
+    parser = build_parser(only=named, arguments=named is not None or _names_a_command(argv))
     unknown = None if named is not None else _unknown_command(parser, argv)
     if unknown is not None:
         parser.print_usage(sys.stderr)

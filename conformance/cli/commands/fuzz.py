@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
 from conformance.documents.exit_codes import ExitCode
 
@@ -36,6 +35,7 @@ still written)"""
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas fuzz``."""
+    from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
     from reference_impl.model import Profile
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter

@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Iterable, Mapping
 
-from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
 from conformance.cli.commands._args import positive
 from conformance.documents.exit_codes import ExitCode
 
@@ -37,6 +36,7 @@ be started, or nothing to test,
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``pas run``."""
+    from conformance.adapters.implementation import DEFAULT_STEP_TIMEOUT
     from conformance.report import FORMATS
     from reference_impl.model import Profile
 
