@@ -122,6 +122,19 @@ def copy_checkout(clone: Path) -> None:
         shutil.copy2(ROOT / name, clone / name)
 
 
+def copy_venv(made: Path, to: Path) -> None:
+    """A copy at ``to`` of the venv ``made``, working there: the venv's own path rewritten where it names it.
+
+    A venv names its folder in its scripts' ``#!`` lines, its activate scripts and pyvenv.cfg, and
+    nowhere else that matters (installed files are listed relative to site-packages).
+    """
+    shutil.copytree(made, to, symlinks=True)
+    old, new = str(made).encode(), str(to).encode()
+    for path in [*(to / "bin").iterdir(), to / "pyvenv.cfg"]:
+        if path.is_file() and not path.is_symlink() and old in (data := path.read_bytes()):
+            path.write_bytes(data.replace(old, new))
+
+
 def environment(home: Path, user_venv: Path, wheelhouse: Path) -> dict[str, str]:
     """The environment commands run in: ``home`` as HOME, ``user_venv`` activated, pip offline."""
     home.mkdir(parents=True, exist_ok=True)
