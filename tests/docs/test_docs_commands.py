@@ -40,13 +40,28 @@ def _same_as_english(page: str) -> bool:
     return page.endswith(".zh.md") and [c.key for c in commands(page)] == [c.key for c in commands(english)]
 
 
+# The .venv of a page whose first command is Getting started's install (README.md's is, followed by
+# `&& .venv/bin/pas run`) and that makes no other .venv, once its commands have all run.
+_INSTALLED: dict[str, Path] = {}
+
+
+def _makes_the_install_alone(runnable: list[Command]) -> bool:
+    first, *rest = runnable
+    return (first.key == GETTING_STARTED_INSTALL or first.key.startswith(GETTING_STARTED_INSTALL + " && ")) \
+        and not any("-m venv .venv" in command.key for command in rest)
+
+
 @pytest.fixture(scope="module")
 def getting_started_venv(tmp_path_factory, user_venv, wheelhouse) -> Path:
-    """The ``.venv`` Getting started's install makes in a fresh clone, made once for the pages that assume it.
+    """The ``.venv`` Getting started's install makes in a fresh clone, for the pages that assume it.
 
-    Each such page gets a copy (docs_sandbox.copy_venv): the install costs ~6 s of CPU (a venv with
-    pip, PAS built and installed), a copy a fraction of one.
+    That of README.md's sandbox when its command ran (it is Getting started's install, then
+    ``pas run``; README.md runs first), else made here, once. Each such page gets a copy
+    (docs_sandbox.copy_venv): the install costs ~6 s of CPU (a venv with pip, PAS built and
+    installed), a copy a fraction of one.
     """
+    if "made" in _INSTALLED:
+        return _INSTALLED["made"]
     clone = tmp_path_factory.mktemp("getting-started") / "clone"
     copy_checkout(clone)
     done = run(GETTING_STARTED_INSTALL, clone, environment(clone.parent / "home", user_venv, wheelhouse))
@@ -70,6 +85,8 @@ def test_every_command_of_the_page_runs_as_written(page, tmp_path, user_venv, wh
         done = run(command.key, clone, env)
         assert done.returncode == 0, (f"{page}:{command.line}: `{command.key}` exited {done.returncode}\n"
                                       f"{done.stdout[-1500:]}\n{done.stderr[-2500:]}")
+    if _makes_the_install_alone(runnable):
+        _INSTALLED.setdefault("made", clone / ".venv")
 
 
 def test_the_pages_show_commands_and_the_test_runs_a_good_share_of_them():
@@ -121,3 +138,14 @@ def test_a_copied_venv_runs_its_scripts_with_itself_not_the_original(tmp_path):
     shutil.rmtree(made)
     done = subprocess.run([str(tmp_path / "copy" / ".venv" / "bin" / "where")], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == str(tmp_path / "copy" / ".venv"), done.stderr
+
+
+def test_only_a_page_that_makes_getting_starteds_install_first_and_no_other_venv_lends_its_venv():
+    def page(*shown: str) -> list[Command]:
+        return [Command(text=text, page="x.md", line=n) for n, text in enumerate(shown)]
+
+    assert _makes_the_install_alone(_torun("README.md"))
+    assert _makes_the_install_alone(page(GETTING_STARTED_INSTALL + "  # install", ".venv/bin/pas run"))
+    assert not _makes_the_install_alone(_torun("docs/getting-started.md"))  # it makes .venv again, and ~/pas
+    assert not _makes_the_install_alone(page("pip install .", GETTING_STARTED_INSTALL))
+    assert not _makes_the_install_alone(page(GETTING_STARTED_INSTALL + "[budget]"))
