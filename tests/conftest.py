@@ -31,9 +31,24 @@ settings.register_profile("thorough", deadline=None, max_examples=2000)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Load the Hypothesis profile (``ci`` unless ``HYPOTHESIS_PROFILE`` says) unless one was chosen on the command line."""
+    """Load the Hypothesis profile (``ci`` unless ``HYPOTHESIS_PROFILE`` says) unless one was chosen on the command line;
+    give the Node.js processes the tests start a compile cache."""
     if not config.getoption("hypothesis_profile", default=None):
         settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+    _node_compile_cache(config)
+
+
+def _node_compile_cache(config: pytest.Config) -> None:
+    """Point NODE_COMPILE_CACHE (Node >= 22.1) at pytest's cache folder, unless it is set already or the cache is off.
+
+    The host tests start Node ~55 times, most loading Mastra's or the AI SDK's modules (~0.7 s of CPU each);
+    with the compiled code cached Node skips compiling it again (checked against the source, so a
+    changed file is compiled afresh): ~5 s of CPU less for tests/examples' Node tests. Node without
+    the feature ignores the variable. Set here, it reaches every Node process the tests start.
+    """
+    cache = getattr(config, "cache", None)
+    if cache is not None and "NODE_COMPILE_CACHE" not in os.environ:
+        os.environ["NODE_COMPILE_CACHE"] = str(cache.mkdir("node-compile-cache"))
 
 
 _PACKAGES = tuple(str(Path(__file__).resolve().parents[1] / name) for name in ("conformance", "reference_impl"))

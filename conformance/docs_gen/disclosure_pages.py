@@ -7,6 +7,7 @@ and answers to the model's calls among their expectations.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +15,10 @@ from conformance.docs_gen._md import code, table, value
 from conformance.docs_gen.i18n import t
 from conformance.suite.scenario import Scenario
 from reference_impl.disclosure_options import closest_meeting
+
+# closest_meeting walks all 960 combinations (~13 ms of CPU); the catalogue asks it for each disclosure scenario
+# in each language, 90 asks of about 30 distinct requires (frozen, hashable).
+_closest_meeting = functools.cache(closest_meeting)
 
 
 def _values(values: Any) -> str:
@@ -25,7 +30,7 @@ def catalogue_lines(scenario: Scenario) -> list[str]:
     if scenario.requires:
         needs = "; ".join(f"{code(option)} {_values(values)}" for option, values in scenario.requires.items())
         lines = [t("Applies when the implementation declares: ") + needs + t(".")]
-        nearest = closest_meeting(scenario.requires)
+        nearest = _closest_meeting(scenario.requires)
         if nearest is not None:
             lines[0] += " " + t("The reference runs it with {options}.").format(
                 options=code(f"pas serve-reference --disclosure '{nearest.to_text()}'") if nearest.to_text()

@@ -55,9 +55,15 @@ def built_site(site_build: SiteBuild) -> Path:
 
 
 @pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """PAS's wheel and its dependencies' in one folder, for pip to install from offline (docs_sandbox); once per run."""
-    folder, _ = shared_build(tmp_path_factory, "wheelhouse", lambda folder: build_wheelhouse(folder, index_packages()))
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
+    """PAS's wheel and its dependencies' in one folder, for pip to install from offline (docs_sandbox); once per run.
+
+    The dependencies' wheels are kept in pytest's cache folder (.pytest_cache) for the next run, when
+    pytest's cache is on (-p no:cacheprovider turns it off).
+    """
+    cache = pytestconfig.cache.mkdir("pas-docs-wheels") if hasattr(pytestconfig, "cache") else None
+    folder, _ = shared_build(tmp_path_factory, "wheelhouse",
+                             lambda folder: build_wheelhouse(folder, index_packages(), cache))
     return folder
 
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 import yaml
+from support.bundled import bundled_suite
 
 from conformance.cli.main import build_parser, main
 from conformance.docs_gen import GeneratedSite, generate, stale_files, write_generated
 from conformance.docs_gen._md import cell, code, linkify
 from conformance.docs_gen.scenario_pages import view_text
 from conformance.docs_gen.timeline import example, observe, overview_timelines
-from conformance.suite.scenario import load_suite
 from conformance.validate.lint.registry import RULES
 from reference_impl.spec_files import spec_dir
 
@@ -61,7 +61,7 @@ def test_every_requirement_on_the_specification_page_says_the_spec_version_that_
 
 
 def test_every_scenario_is_listed_in_the_catalogue_and_anchored_on_its_category_page(site):
-    scenarios, problems = load_suite()
+    scenarios, problems = bundled_suite()
     assert scenarios and not problems
     index = site.files["scenarios/index.md"]
     anchored = "".join(text for path, text in site.files.items() if path.startswith("scenarios/"))

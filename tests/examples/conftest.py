@@ -34,10 +34,11 @@ def run_suite(tmp_path: Path) -> SuiteRun:
 @pytest.fixture
 def listed_failures() -> Callable[[Path], set[str]]:
     """`listed_failures(path)`: the scenario ids of an expected-failures file (which must load without problems)."""
-    from conformance.suite.expected_failures import load_expected_failures
-    from conformance.suite.scenario import load_suite
+    from support.bundled import bundled_suite
 
-    scenarios, _ = load_suite()
+    from conformance.suite.expected_failures import load_expected_failures
+
+    scenarios, _ = bundled_suite()
     known = {s.id for s in scenarios}
 
     def ids(path: Path) -> set[str]:

@@ -123,6 +123,14 @@ def test_the_sdist_carries_what_a_wheel_and_the_docs_are_built_from(sdist: Path)
         assert needed in names, needed
 
 
+def test_the_sdist_carries_no_installed_third_party_package(sdist: Path) -> None:
+    """The Node hosts' node_modules (installed by scripts/install-mastra.sh and install-ai-sdk.sh, ignored by git)."""
+    import tarfile
+
+    with tarfile.open(sdist) as archive:
+        assert [name for name in archive.getnames() if "/node_modules/" in name or name.endswith("/node_modules")] == []
+
+
 def test_a_wheel_built_from_the_sdist_carries_the_spec(sdist: Path, tmp_path: Path) -> None:
     import tarfile
 

@@ -22,8 +22,9 @@ from pathlib import Path
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_suite
-from conformance.suite.scenario import Scenario, load_suite
+from conformance.suite.scenario import Scenario
 from reference_impl.model import Profile
+from support.bundled import bundled_suite
 from support.fakes import FAKES, load_fake
 
 #: At most this many requirements besides the named one may be blamed.
@@ -76,7 +77,7 @@ def _profiles(requirement: str) -> tuple[str, ...]:
 def measure(fakes: Iterable[str] | None = None, suite: list[Scenario] | None = None) -> list[Attribution]:
     """Run the bundled suite on each single-bug fake (all of them unless ``fakes``) and collect the blame."""
     if suite is None:
-        suite, problems = load_suite()
+        suite, problems = bundled_suite()
         assert not problems, problems
     all_named = single_bug_fakes()
     reference = run_suite(reference_adapter(), suite, profiles=tuple(Profile))

@@ -12,10 +12,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
+import tomllib
 import venv
 from pathlib import Path
 
@@ -33,18 +37,60 @@ def _checkout_files() -> list[str]:
     return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
 
 
-def build_wheelhouse(folder: Path, also: list[str]) -> None:
+_EXTRAS = ("budget", "mcp", "lsp", "fuzz")
+
+
+def build_wheelhouse(folder: Path, also: list[str], cache: Path | None = None) -> None:
     """PAS's wheel (with the user-facing extras' dependencies: budget, mcp, lsp, fuzz), its build backend and ``also``, with every dependency, into ``folder``.
 
-    ``also``: the packages the docs install by name (docs_commands.index_packages). Skips the calling
-    test when pip finds no package index or cache for the dependencies.
+    ``also``: the packages the docs install by name (docs_commands.index_packages). PAS's wheel is
+    always built from this checkout. The other wheels come from ``cache`` (pytest's cache folder)
+    when an earlier run left them there for the same requirements: resolving them against the
+    package index costs pip ~12 s of CPU (it reads every release of every dependency), picking
+    them from a folder ~1 s. Skips the calling test when pip finds no package index or cache for
+    the dependencies.
     """
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "-q", "-w", str(folder),
-         f"{ROOT}[budget,mcp,lsp,fuzz]", "hatchling", *also], capture_output=True, text=True, timeout=600)
+    kept = None if cache is None else cache / _requirements_key(also)
+    if kept is not None and kept.is_dir():
+        if _pip_wheel(folder, also, ["--no-index", "--find-links", str(kept)]).returncode == 0:
+            return
+    done = _pip_wheel(folder, also, [])
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["pip wheel failed"])[-1]
         pytest.skip(f"no wheels for PAS's dependencies (pip wheel reached no package index or cache): {last}")
+    if kept is not None:
+        _keep_dependency_wheels(folder, kept)
+
+
+def _pip_wheel(folder: Path, also: list[str], source: list[str]) -> subprocess.CompletedProcess:
+    """``pip wheel`` PAS (from this checkout, with the extras), hatchling and ``also`` into ``folder``, from ``source``."""
+    return subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "-q", *source, "-w", str(folder),
+         f"{ROOT}[{','.join(_EXTRAS)}]", "hatchling", *also], capture_output=True, text=True, timeout=600)
+
+
+def _requirements_key(also: list[str]) -> str:
+    """What decides the dependency wheels: PAS's requirements (its own, the extras', the build backend's), ``also``, this Python."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = {"dependencies": project["project"]["dependencies"], "build": project["build-system"]["requires"],
+              "extras": {name: project["project"]["optional-dependencies"].get(name) for name in _EXTRAS},
+              "also": sorted(also), "python": sys.implementation.cache_tag, "platform": sysconfig.get_platform()}
+    return hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _keep_dependency_wheels(folder: Path, kept: Path) -> None:
+    """Copy every wheel of ``folder`` but PAS's own into ``kept`` (whole or not at all: written aside, then renamed).
+
+    Wheels kept for other requirements are removed: only the latest set is worth its ~40 MB.
+    """
+    for old in kept.parent.glob("*"):
+        shutil.rmtree(old, ignore_errors=True)
+    aside = kept.with_name(kept.name + f".{os.getpid()}")
+    aside.mkdir(parents=True)
+    for wheel in folder.glob("*.whl"):
+        if not wheel.name.startswith("plugin_activation_spec-"):
+            shutil.copy2(wheel, aside / wheel.name)
+    aside.rename(kept)
 
 
 def pip_env(wheelhouse: Path) -> dict[str, str]:
@@ -74,6 +120,19 @@ def copy_checkout(clone: Path) -> None:
     for name in _checkout_files():
         (clone / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, clone / name)
+
+
+def copy_venv(made: Path, to: Path) -> None:
+    """A copy at ``to`` of the venv ``made``, working there: the venv's own path rewritten where it names it.
+
+    A venv names its folder in its scripts' ``#!`` lines, its activate scripts and pyvenv.cfg, and
+    nowhere else that matters (installed files are listed relative to site-packages).
+    """
+    shutil.copytree(made, to, symlinks=True)
+    old, new = str(made).encode(), str(to).encode()
+    for path in [*(to / "bin").iterdir(), to / "pyvenv.cfg"]:
+        if path.is_file() and not path.is_symlink() and old in (data := path.read_bytes()):
+            path.write_bytes(data.replace(old, new))
 
 
 def environment(home: Path, user_venv: Path, wheelhouse: Path) -> dict[str, str]:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 from support.stdio_support import gone_soon, parent_of, wait_for_file
 
 from conformance.adapters import reaper
@@ -16,7 +17,6 @@ from conformance.adapters.implementation import ImplementationFailed
 from conformance.adapters.stdio import StdioAdapter
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_suite
-from conformance.suite.scenario import load_suite
 from reference_impl.events import StartRun
 from reference_impl.model import HostConfig
 
@@ -74,7 +74,7 @@ def test_a_hang_kills_the_setsid_grandchild_too_and_the_step_is_an_error(pid_fil
 
 @pytest.mark.skipif(not LINUX, reason="descendants outside the process group are found through Linux's /proc")
 def test_after_a_whole_run_no_process_of_the_implementation_is_left(pid_file: Path) -> None:
-    scenarios = [s for s in load_suite()[0] if not s.is_host][:3]
+    scenarios = [s for s in bundled_suite()[0] if not s.is_host][:3]
     implementation = adapter(pid_file)
     try:
         result = run_suite(implementation, scenarios)

@@ -11,13 +11,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 from support.stdio_support import gone_soon
 
 from conformance.adapters.implementation import FailureKind as K
 from conformance.adapters.implementation import ImplementationFailed
 from conformance.adapters.protocol.wire import MessageInvalid
 from conformance.adapters.stdio import StdioAdapter
-from conformance.suite.scenario import Scenario, load_suite
+from conformance.suite.scenario import Scenario
 from reference_impl.engine import Engine
 from reference_impl.events import (
     Activate,
@@ -113,7 +114,7 @@ def failure_of(adapter: StdioAdapter) -> tuple[ImplementationFailed, float]:
 
 
 def one_scenario_per_folder() -> list[Scenario]:
-    scenarios, _ = load_suite()  # problems in the suite are reported by the suite's own tests
+    scenarios, _ = bundled_suite()  # problems in the suite are reported by the suite's own tests
     chosen: dict[str, Scenario] = {}
     for scenario in sorted(scenarios, key=lambda s: s.path):
         chosen.setdefault(Path(scenario.path).parent.name, scenario)

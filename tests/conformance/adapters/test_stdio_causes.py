@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 
 from conformance.adapters import child as child_module
 from conformance.adapters.child import STDIN_CLOSED, Child
@@ -23,7 +24,7 @@ from conformance.adapters.implementation import ImplementationFailed, InFlight
 from conformance.adapters.stdio import StdioAdapter
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_scenario
-from conformance.suite.scenario import Scenario, load_suite
+from conformance.suite.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[3]
 FAKES = ROOT / "tests" / "fakes"
@@ -37,7 +38,7 @@ def fake(name: str, *args: str, timeout: float = BOUND) -> StdioAdapter:
 
 
 def scenario(scenario_id: str) -> Scenario:
-    return next(s for s in load_suite()[0] if s.id == scenario_id)
+    return next(s for s in bundled_suite()[0] if s.id == scenario_id)
 
 
 def error_of(adapter: StdioAdapter, scenario_id: str = "restart-after-deferred-extend") -> tuple[Outcome, object]:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 
 from conformance.adapters import serve as serve_module
 from conformance.adapters import stdio
@@ -19,7 +20,6 @@ from conformance.adapters.inprocess import reference_adapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli.commands import serve_reference
 from conformance.suite.runner import run_suite
-from conformance.suite.scenario import load_suite
 from reference_impl.engine import Engine
 from reference_impl.events import Activate, Extend, StartRun
 from reference_impl.model import HostConfig, Manifest
@@ -143,7 +143,7 @@ def test_a_refusal_with_requests_written_after_it_keeps_the_process_and_drops_th
 
 
 def test_the_whole_suite_gives_the_same_results_with_and_without_pipelining():
-    scenarios, _ = load_suite()
+    scenarios, _ = bundled_suite()
     in_process = run_suite(reference_adapter(), scenarios)
     for argv in ([*REFERENCE, "--pipeline-depth", "5"], [*REFERENCE, "--pipeline-depth", "1"]):
         with StdioAdapter(argv) as adapter:

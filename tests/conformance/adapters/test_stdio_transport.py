@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 
 from conformance.adapters.child import Child
 from conformance.adapters.stdio import StdioAdapter, pieces_of
@@ -64,7 +65,7 @@ def test_copies_make_a_large_installation_with_numbered_names():
 
 @pytest.fixture(scope="module")
 def scenarios():
-    suite, problems = load_suite()
+    suite, problems = bundled_suite()
     assert problems == []
     return [s for s in suite if s.id.startswith("transport-") or s.id == CONTROL]
 

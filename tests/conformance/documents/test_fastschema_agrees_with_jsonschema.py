@@ -89,12 +89,13 @@ def _suite_responses() -> list[tuple[str, dict]]:
     Made when a test first asks (not at import: every pytest-xdist worker collects this module), and
     ``closest_meeting`` asked once per distinct ``requires`` (each call walks every combination).
     """
+    from support.bundled import bundled_suite
+
     from conformance.adapters.protocol import response_schema
-    from conformance.suite.scenario import load_suite
     from reference_impl.disclosure_options import closest_meeting
     from reference_impl.engine import Engine
 
-    scenarios, _ = load_suite()
+    scenarios, _ = bundled_suite()
     hello = {"id": 1, "ok": True, "result": {**Engine.info.to_json(), "protocol_version": 1}}
     found = [("protocol/hello-response", hello), ("protocol/start-response", {"id": 2, "ok": True, "result": {}}),
              ("protocol/bye-response", {"id": 3, "ok": True, "result": {}}),

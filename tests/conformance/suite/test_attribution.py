@@ -8,13 +8,14 @@ from typing import Any
 import pytest
 import yaml
 from jsonschema import Draft202012Validator
+from support.bundled import bundled_suite
 
 from conformance.documents.step_table import HOST_KEYS
 from conformance.suite.attribution import StepFacts, blame, candidates, history_of, step_facts
 from conformance.suite.attribution_table import Table, load_table, parse_table
 from conformance.suite.coverage import load_requirements
 from conformance.suite.expectations import Mismatch
-from conformance.suite.scenario import Scenario, Step, load_suite
+from conformance.suite.scenario import Scenario, Step
 from reference_impl.events import Restart, StartRun
 from reference_impl.model import HostConfig, Manifest
 from reference_impl.spec_files import spec_dir
@@ -22,7 +23,7 @@ from reference_impl.spec_files import spec_dir
 
 @pytest.fixture(scope="module")
 def suite() -> list[Scenario]:
-    scenarios, problems = load_suite()
+    scenarios, problems = bundled_suite()
     assert not problems, problems
     return scenarios
 

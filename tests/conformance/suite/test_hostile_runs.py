@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 from support.process_support import PAS, gone, json_lines
 from support.runner_support import FAKES, ROOT
 
@@ -23,7 +24,6 @@ from conformance.cli import main
 from conformance.report import text
 from conformance.suite.results import Outcome, StopKind
 from conformance.suite.runner import RunLimits, run_suite
-from conformance.suite.scenario import load_suite
 
 pytestmark = pytest.mark.slow
 
@@ -61,7 +61,7 @@ def test_a_lone_surrogate_in_a_text_still_leaves_a_valid_report_and_no_traceback
 def test_text_the_implementation_sent_that_utf8_cannot_hold_is_escaped_in_every_report(tmp_path):
     from conformance.report.stream import ReportSink
 
-    scenarios = [s for s in load_suite()[0] if s.id == "restart-after-deferred-extend"]
+    scenarios = [s for s in bundled_suite()[0] if s.id == "restart-after-deferred-extend"]
     run = run_suite(_Named("pas-\ud800"), scenarios)
     assert run.info is not None and run.info.name == "pas-\ud800"
     for fmt, read in (("junit", ET.parse), ("json", json_lines), ("text", Path.read_text)):
@@ -127,7 +127,7 @@ def test_a_report_to_a_fifo_is_written_in_place(tmp_path):
 
 
 def test_the_same_hang_in_scenario_after_scenario_stops_the_run_once_listing_what_did_not_run():
-    scenarios = [s for s in load_suite()[0] if sum(step.event.cmd == "run" for step in s.steps) >= 2][:8]
+    scenarios = [s for s in bundled_suite()[0] if sum(step.event.cmd == "run" for step in s.steps) >= 2][:8]
     with StdioAdapter(argv("hostile_hang_mid_scenario"), timeout=3.0) as adapter:  # 0.5 s: a start-up at load 5 timed out
         run = run_suite(adapter, scenarios, limits=RunLimits(max_repeats=3))
     outcomes = [r.outcome for r in run.results]
@@ -142,7 +142,7 @@ def test_the_same_hang_in_scenario_after_scenario_stops_the_run_once_listing_wha
 
 def test_the_same_crash_gives_the_same_verdicts_at_pipeline_depth_1_and_64():
     """hostile_batched_crash rejects disable and dies on restart, answers written a read at a time."""
-    scenarios = [s for s in load_suite()[0] if not s.is_host
+    scenarios = [s for s in bundled_suite()[0] if not s.is_host
                  and {step.event.cmd for step in s.steps} & {"restart", "disable"}]
     verdicts = []
     for depth in ("1", "64"):
@@ -155,7 +155,7 @@ def test_the_same_crash_gives_the_same_verdicts_at_pipeline_depth_1_and_64():
 
 
 def test_scenarios_refused_one_after_another_run_in_one_process_and_crashed_ones_each_in_a_fresh_one():
-    scenarios = [s for s in load_suite()[0] if s.profiles == ("activation",) and s.steps[0].event.cmd == "run"][:5]
+    scenarios = [s for s in bundled_suite()[0] if s.profiles == ("activation",) and s.steps[0].event.cmd == "run"][:5]
     for name, kept in (("hostile_error", True), ("hostile_crash", False)):
         pids: list[int | None] = []
         with StdioAdapter(argv(name)) as adapter:

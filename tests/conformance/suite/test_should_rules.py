@@ -13,8 +13,9 @@ implementation that declares a hazard is never failed for it.
 
 from __future__ import annotations
 
+from support.bundled import bundled_suite
+
 from conformance.suite.coverage import load_requirements
-from conformance.suite.scenario import load_suite
 
 # The expectation that checks each SHOULD requirement, and how to see it in a step.
 SHOULD_EXPECTATIONS = {
@@ -38,7 +39,7 @@ def test_every_disclosure_should_is_declined_by_declaring_its_hazard():
 
 
 def test_should_expectations_appear_only_in_scenarios_that_cover_them():
-    scenarios, problems = load_suite()
+    scenarios, problems = bundled_suite()
     assert not problems
     wrong = [f"{scenario.id} step {step.index}: checks {rid} but does not cover it"
              for scenario in scenarios for step in scenario.steps

@@ -13,11 +13,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 
 from conformance.adapters.stdio import StdioAdapter
 from conformance.suite.results import Outcome
 from conformance.suite.runner import run_suite
-from conformance.suite.scenario import load_suite
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "js-scheduler"
@@ -41,7 +41,7 @@ def node() -> str:
 @pytest.fixture(scope="module")
 def suite():
     """The bundled scenarios."""
-    scenarios, problems = load_suite()
+    scenarios, problems = bundled_suite()
     assert not problems, problems
     return scenarios
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from support.bundled import bundled_suite
 
 from conformance.suite.expected_failures import load_expected_failures
-from conformance.suite.scenario import load_suite
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "mastra"
@@ -51,7 +51,7 @@ def expected_file(configuration: str) -> Path:
 @functools.cache
 def suite_ids() -> frozenset[str]:
     """The ids of the bundled suite's scenarios (loaded once)."""
-    scenarios, _ = load_suite()
+    scenarios, _ = bundled_suite()
     return frozenset(s.id for s in scenarios)
 
 

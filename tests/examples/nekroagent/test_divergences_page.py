@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
+from support.bundled import bundled_suite
 
 from conformance.suite.expected_failures import load_expected_failures
-from conformance.suite.scenario import load_suite
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "divergences.md"
@@ -44,7 +44,7 @@ def readme_anchors(text: str) -> set[str]:
 
 def reasons() -> dict[str, str]:
     """Every reason of every release's expected-failures file, keyed ``file::scenario``."""
-    scenarios, _ = load_suite()
+    scenarios, _ = bundled_suite()
     found = {}
     for path in EXPECTED_FILES:
         loaded, problems = load_expected_failures(path, {s.id for s in scenarios})

@@ -40,10 +40,11 @@ def _pas_run(*extra: str, tmp_path: Path) -> tuple[int, list[dict]]:
 
 
 def _listed_ids() -> set[str]:
-    from conformance.suite.expected_failures import load_expected_failures
-    from conformance.suite.scenario import load_suite
+    from support.bundled import bundled_suite
 
-    scenarios, _ = load_suite()
+    from conformance.suite.expected_failures import load_expected_failures
+
+    scenarios, _ = bundled_suite()
     reasons, problems = load_expected_failures(EXPECTED, {s.id for s in scenarios})
     assert not problems, problems
     return set(reasons)

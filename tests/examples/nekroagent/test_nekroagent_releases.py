@@ -21,10 +21,11 @@ ADAPTER = ROOT / "examples" / "nekroagent" / "adapter.py"
 
 
 def _listed(version: str) -> set[str]:
-    from conformance.suite.expected_failures import load_expected_failures
-    from conformance.suite.scenario import load_suite
+    from support.bundled import bundled_suite
 
-    scenarios, _ = load_suite()
+    from conformance.suite.expected_failures import load_expected_failures
+
+    scenarios, _ = bundled_suite()
     path = ROOT / "examples" / "nekroagent" / f"expected-failures-{version}.yaml"
     reasons, problems = load_expected_failures(path, {s.id for s in scenarios})
     assert not problems, problems

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conformance.suite.scenario import load_suite
+from support.bundled import bundled_suite
+
 from reference_impl.spec_files import spec_dir
 
 
 def test_no_scenario_names_the_reason_of_an_invalid_event():
     """The reason of an `invalid` event is free text (free: invalid-reason): no step may compare it."""
-    suite, problems = load_suite()
+    suite, problems = bundled_suite()
     assert problems == []
     naming = [f"{s.id} step {step.index}" for s in suite for step in s.steps if step.host and step.host.events
               for event in step.host.events if isinstance(event, Mapping) and event.get("event") == "invalid"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 import pytest
+from support.bundled import bundled_suite
 
 from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.adapters.stdio import StdioAdapter
@@ -59,7 +60,7 @@ def test_the_reference_engine_claims_the_host_profile_and_passes_every_host_scen
 
 
 def test_the_host_only_reference_passes_every_host_scenario_and_skips_the_rest() -> None:
-    scenarios, _ = load_suite()
+    scenarios, _ = bundled_suite()
     run = run_suite(InProcessAdapter(HostEngine, name="HostEngine"), scenarios)
     outcomes = {r.id: r.outcome for r in run.results}
     host_ids = {s.id for s in scenarios if "host" in s.profiles}
