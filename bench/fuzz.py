@@ -66,9 +66,9 @@ class _Timed:
         finally:
             self.inside += time.perf_counter() - began
 
-    def stream(self, events, *, start=None):
+    def stream(self, events, *, start=None, then=None):
         """The adapter's stream (or start and send in turn), timing each answer's wait."""
-        answers = stream(self.adapter, events, start=start)
+        answers = stream(self.adapter, events, start=start, then=then)
         try:
             while True:
                 began = time.perf_counter()
