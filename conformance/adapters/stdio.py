@@ -197,7 +197,7 @@ class StdioAdapter:
         self.hello()
         self._split = split_writes
         try:
-            yield from self._stream(requests, taken, None if split_writes else then)
+            yield from self._stream(requests, taken, then if then is not None and _goes_ahead(requests, then) else None)
         finally:
             self._split = False
 
@@ -256,7 +256,8 @@ class StdioAdapter:
                 if batch:
                     self._send(*batch)
                     written.extend(batch)
-                if then is not None and not makers and self._write_ahead(process, then, len(written)):
+                if then is not None and not makers and process.has_lines(len(written)):
+                    self._write_ahead(process, then)
                     then = None
                 request = written.popleft()
                 reply = self._receive(process, time.monotonic() + self.timeout)
@@ -269,22 +270,13 @@ class StdioAdapter:
             if self._process is process:  # not discarded after a failure: its answers are still to come
                 self._dropped += len(written)
 
-    def _write_ahead(self, process: Child, then: Requests, pending: int) -> bool:
-        """Write the first of ``then``'s requests (up to the depth) when the ``pending`` answers of the current
-        stream have all come; whether it did. Never for a stream that does not begin afresh (with ``start``,
-        or a host or disclosure command) nor one written in pieces."""
-        if then.split_writes or self._split:
-            return True  # nothing to write ahead, now or later in this stream
-        if then.start is None and not all(_needs_no_start(event) for event in then.events):
-            return True
-        if not process.has_lines(pending):
-            return False
+    def _write_ahead(self, process: Child, then: Requests) -> None:
+        """Write the first of ``then``'s requests (up to the depth), every answer of the current stream having come."""
         stderr = process.stderr_so_far()  # before the next requests go out: what the current ones made it write
         makers = _makers_of(then.events, then.start)
         batch = [makers.popleft()(process.next_id + i) for i in range(min(self._depth, len(makers)))]
         self._send(*batch)
         self._ahead = _Ahead(requests=then, written=deque(batch), makers=makers, stderr=stderr)
-        return True
 
     def _settle(self, keep: Requests | None = None) -> None:
         """Read and drop the answers to a stream stopped early, before anything else is sent; and those to the
@@ -491,6 +483,14 @@ def _makers_of(events: Sequence[Event | HostCommand | DisclosureEvent],
         makers.append(lambda request_id: StartRequest(id=request_id, plugins=plugins, host=host))
     makers.extend(functools.partial(protocol.request_for, event=event) for event in events)
     return makers
+
+
+def _goes_ahead(current: Requests, then: Requests) -> bool:
+    """Whether ``then`` may be written ahead of ``current``'s answers: neither is written in pieces (a transport
+    scenario's reads are its point), and ``then`` begins afresh (``start``, or host or disclosure commands only)."""
+    if current.split_writes or then.split_writes or not then.events and then.start is None:
+        return False
+    return then.start is not None or all(_needs_no_start(event) for event in then.events)
 
 
 def _needs_no_start(event: Any) -> bool:

@@ -127,3 +127,17 @@ def test_strictly_in_turn_nothing_is_written_ahead(monkeypatch, tmp_path):
         assert list(adapter.stream(EVENTS, start=START, then=NEXT)) == [None, *_expected()]
         assert list(adapter.stream(EVENTS, start=START)) == [None, *_expected()]
     assert all(len(ids) == 1 for ids in _reads(reads))
+
+
+def test_nothing_is_written_ahead_of_or_into_a_stream_written_in_pieces(monkeypatch, tmp_path):
+    adapter, reads = _recorder(monkeypatch, tmp_path)
+    in_pieces = Requests.of(EVENTS, start=START, split_writes=True)
+
+    def last_read() -> int:
+        return max(i for ids in _reads(reads) for i in ids)
+
+    with adapter:
+        assert list(adapter.stream(EVENTS, start=START, then=in_pieces)) == [None, *_expected()]
+        assert last_read() == NEXT_START - 1  # its answers all read: the one in pieces not begun
+        assert list(adapter.stream(EVENTS, start=START, split_writes=True, then=NEXT)) == [None, *_expected()]
+        assert last_read() == NEXT_START + 7
