@@ -5,7 +5,8 @@
 A is ``pas fuzz --impl reference`` (the reference against itself, in-process); B is the same
 search with the implementation behind the stdio protocol
 (``cmd:python -m conformance serve-reference``, one process for the whole run; it announces a
-``pipeline_depth``, so each case's requests are written ahead); C is B strictly in turn
+``pipeline_depth``, so each case's requests are written ahead, and the next case's once every
+answer of this one has come); C is B strictly in turn
 (``serve-reference --pipeline-depth 1``). All use the same seed, so they generate the same
 cases and send the same steps; they run in turn, A B C A B C ..., so that a drift in the
 machine's speed hits all alike. A step is one event sent to the implementation (and to the
