@@ -14,22 +14,20 @@ than ``hello``: a refusal that came in its turn leaves the process as a wrong ob
 deadlines, so a silent, flooding or non-reading implementation can never block the runner.
 To an implementation whose hello announces a ``pipeline_depth``, :meth:`StdioAdapter.stream`
 writes a scenario's requests ahead of their answers (docs/protocol.md, "Pipelining"), and the
-next scenario's once every answer of this one has come (:class:`_Ahead`).
+next scenario's once every answer of this one has come (:class:`~conformance.adapters.stream_requests.Ahead`).
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any, cast
 
 from conformance.adapters import protocol
 from conformance.adapters.answers import answer_to, awaiting, check_response, hello_info, read_answer
-from conformance.adapters.child import EOF, STDIN_CLOSED, TOO_LONG, Child, Stderr
+from conformance.adapters.child import EOF, STDIN_CLOSED, TOO_LONG, Child
 from conformance.adapters.implementation import (
     DEFAULT_STEP_TIMEOUT,
     KEPT_KINDS,
@@ -42,9 +40,10 @@ from conformance.adapters.implementation import (
 )
 from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, StartRequest
 from conformance.adapters.protocol.wire import CheckedBodies, MessageInvalid, check_message, encode
-from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureEvent
+from conformance.adapters.stream_requests import Ahead, Maker, goes_ahead, makers_of, needs_no_start, not_started
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.events import Event
-from reference_impl.host_commands import HostCommand, is_host_command
+from reference_impl.host_commands import HostCommand
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.spec_files import spec_version
 
@@ -56,26 +55,6 @@ _DYING_GRACE = 0.1  # seconds a process whose stdin refused a write may take to 
 _NOTED_AFTER = frozenset({"hello", "start", "host-load", "disclosure-start"})  # answers after which its new processes are noted
 _NOTE_EVERY = 0.25  # seconds
 _Process = Child  # the process class, replaceable by tests that record every process started
-Maker = Callable[[int], Any]  # makes one request, given its id
-
-
-@dataclass(slots=True)
-class _Ahead:
-    """The next stream's requests, written while the current one's answers were still being read.
-
-    They are written only once every answer of the current stream has come (whole lines, not
-    yet read): so every line read as one of its answers was written before the implementation
-    could see any of these, and the current stream's verdict is the one it would be without them.
-    ``stderr`` is what the implementation had written to stderr then: a failure of the current
-    stream shows that, not what these requests made it write.
-    """
-
-    requests: Requests
-    written: deque[Any]  # written, not answered: the first of the next stream's requests
-    makers: deque[Maker]  # the rest, not written yet
-    stderr: Stderr
-
-
 class StdioAdapter:
     """The :class:`~conformance.adapters.implementation.Adapter` for an implementation run as ``argv``.
 
@@ -106,7 +85,7 @@ class StdioAdapter:
         self._unanswered: deque[tuple[Sent, int]] = deque()  # written, not answered: each with its end in stdin
         self._stderr_mark = 0  # how much of its stderr had been read when the last answer came
         self._split = False  # write each request line in pieces (a transport scenario, stream(split_writes=True))
-        self._ahead: _Ahead | None = None  # the next stream's requests, written ahead (at the end of _unanswered)
+        self._ahead: Ahead | None = None  # the next stream's requests, written ahead (at the end of _unanswered)
 
     @property
     def pid(self) -> int | None:
@@ -163,10 +142,10 @@ class StdioAdapter:
         is started and greeted when needed.
         """
         self._settle()
-        if _needs_no_start(event):
+        if needs_no_start(event):
             self.hello()
         elif not self._started:
-            raise _not_started()
+            raise not_started()
         result: dict[str, Any] = self._call(protocol.request_for(self._upcoming_id(), event))["result"]
         return result
 
@@ -197,11 +176,11 @@ class StdioAdapter:
         self.hello()
         self._split = split_writes
         try:
-            yield from self._stream(requests, taken, then if then is not None and _goes_ahead(requests, then) else None)
+            yield from self._stream(requests, taken, then if then is not None and goes_ahead(requests, then) else None)
         finally:
             self._split = False
 
-    def _stream(self, requests: Requests, taken: _Ahead | None,
+    def _stream(self, requests: Requests, taken: Ahead | None,
                 then: Requests | None) -> Generator[dict[str, Any] | None]:
         events, start = requests.events, requests.start
         if self._depth == 1:
@@ -239,9 +218,9 @@ class StdioAdapter:
         """A maker of each request (given its id) of a stream; raises ImplementationFailed for an event with no start."""
         if start is not None:
             self._started = False
-        elif not self._started and not all(_needs_no_start(event) for event in events):
-            raise _not_started()
-        return _makers_of(events, start)
+        elif not self._started and not all(needs_no_start(event) for event in events):
+            raise not_started()
+        return makers_of(events, start)
 
     def _pipelined(self, makers: deque[Maker], written: deque[Any],
                    then: Requests | None) -> Generator[dict[str, Any] | None]:
@@ -273,10 +252,10 @@ class StdioAdapter:
     def _write_ahead(self, process: Child, then: Requests) -> None:
         """Write the first of ``then``'s requests (up to the depth), every answer of the current stream having come."""
         stderr = process.stderr_so_far()  # before the next requests go out: what the current ones made it write
-        makers = _makers_of(then.events, then.start)
+        makers = makers_of(then.events, then.start)
         batch = [makers.popleft()(process.next_id + i) for i in range(min(self._depth, len(makers)))]
         self._send(*batch)
-        self._ahead = _Ahead(requests=then, written=deque(batch), makers=makers, stderr=stderr)
+        self._ahead = Ahead(requests=then, written=deque(batch), makers=makers, stderr=stderr)
 
     def _settle(self, keep: Requests | None = None) -> None:
         """Read and drop the answers to a stream stopped early, before anything else is sent; and those to the
@@ -472,33 +451,3 @@ def pieces_of(line: bytes) -> list[bytes]:
     lead = next((i for i, byte in enumerate(body) if byte >= 0xC0), None)
     cut = lead + 1 if lead is not None else len(body) // 2
     return [piece for piece in (body[:cut], body[cut:], line[-1:]) if piece]
-
-
-def _makers_of(events: Sequence[Event | HostCommand | DisclosureEvent],
-               start: tuple[Sequence[Manifest], HostConfig] | None) -> deque[Maker]:
-    """A maker of each request of a stream (given its id): ``start``'s when given, then each event's."""
-    makers: deque[Maker] = deque()
-    if start is not None:
-        plugins, host = tuple(start[0]), start[1]
-        makers.append(lambda request_id: StartRequest(id=request_id, plugins=plugins, host=host))
-    makers.extend(functools.partial(protocol.request_for, event=event) for event in events)
-    return makers
-
-
-def _goes_ahead(current: Requests, then: Requests) -> bool:
-    """Whether ``then`` may be written ahead of ``current``'s answers: neither is written in pieces (a transport
-    scenario's reads are its point), and ``then`` begins afresh (``start``, or host or disclosure commands only)."""
-    if current.split_writes or then.split_writes or not then.events and then.start is None:
-        return False
-    return then.start is not None or all(_needs_no_start(event) for event in then.events)
-
-
-def _needs_no_start(event: Any) -> bool:
-    """Host commands and disclosure events begin their own scenarios (``host-load``, ``disclosure-start``)."""
-    return is_host_command(event) or isinstance(event, DISCLOSURE_TYPES)
-
-
-def _not_started() -> ImplementationFailed:
-    """The failure of an event sent before any scenario started (or after a failure discarded it)."""
-    return ImplementationFailed(kind=FailureKind.NOT_STARTED, reason="no scenario started",
-                                detail="call start() first, again after a failure")
