@@ -55,6 +55,8 @@ _DYING_GRACE = 0.1  # seconds a process whose stdin refused a write may take to 
 _NOTED_AFTER = frozenset({"hello", "start", "host-load", "disclosure-start"})  # answers after which its new processes are noted
 _NOTE_EVERY = 0.25  # seconds
 _Process = Child  # the process class, replaceable by tests that record every process started
+
+
 class StdioAdapter:
     """The :class:`~conformance.adapters.implementation.Adapter` for an implementation run as ``argv``.
 
