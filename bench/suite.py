@@ -8,7 +8,8 @@ machine's speed hits both alike:
 - the reference: ``python -m conformance run`` (in-process) against
   ``python -m conformance run --impl 'cmd:python -m conformance serve-reference'`` (the same
   reference behind the JSON-lines stdio protocol; it announces a ``pipeline_depth``, so the
-  runner writes each scenario's requests ahead);
+  runner writes each scenario's requests ahead, and the next scenario's once every answer of this
+  one has come);
 - the reference strictly in turn: the same with ``serve-reference --pipeline-depth 1`` (one
   request, its answer, the next: what an implementation that announces nothing gets);
 - the JavaScript example (needs ``node``; skipped without it): ``... run --profile activation

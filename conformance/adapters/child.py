@@ -22,6 +22,7 @@ import sys
 import time
 import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from conformance.adapters import reaper
@@ -35,7 +36,22 @@ TOO_LONG: Final = object()  # ... or instead of a line longer than max_line_byte
 STDIN_CLOSED: Final = object()  # ... or once the process stopped reading before the awaited request reached it
 _STDERR_GRACE: Final = 0.2  # seconds to read stderr after a kill, for a descendant out of reach that still holds it
 
+_STDERR_READS: Final = 4  # reads of stderr at most when a snapshot is taken: a flood is not read to its end
+
 _LIVE: weakref.WeakSet[Child] = weakref.WeakSet()
+
+
+@dataclass(frozen=True, slots=True)
+class Stderr:
+    """What a process wrote to stderr up to a point: how many bytes in all, and the last of them (a few KB)."""
+
+    read: int
+    kept: bytes
+
+    def tail(self, since: int = 0) -> str:
+        """The bytes kept that came after byte ``since``, as text."""
+        kept = self.kept[max(0, len(self.kept) - (self.read - since)):] if since else self.kept
+        return kept.decode("utf-8", errors="replace")
 
 
 class Child:
@@ -144,6 +160,27 @@ class Child:
             if not ready and needs and self._read_by_process() < needs and self.stdin_gone():
                 return STDIN_CLOSED  # what it had not read when it closed its stdin is lost: no answer can come
 
+    def has_lines(self, count: int) -> bool:
+        """Whether ``count`` whole stdout lines have come and not been returned yet; reads what the pipe
+        holds now, never waiting (and nothing more once a line longer than max_line_bytes is held)."""
+        if self._lines.count(b"\n") >= count:
+            return True
+        if self._eof or len(self._lines) > self._max_line_bytes:
+            return False
+        self._ready(self._out)
+        return self._lines.count(b"\n") >= count
+
+    def stderr_so_far(self) -> Stderr:
+        """What it wrote to stderr up to now: the pipe read first, never waiting."""
+        for _ in range(_STDERR_READS):
+            before = self.stderr_read
+            if self._err not in self._selector.get_map():
+                break
+            self._ready(self._err)
+            if self.stderr_read == before:
+                break
+        return Stderr(read=self.stderr_read, kept=bytes(self._stderr))
+
     def _ready(self, fd: int) -> None:
         if fd == self._in:
             self._write()
@@ -196,8 +233,7 @@ class Child:
 
     def stderr_tail(self, since: int = 0) -> str:
         """The last few KB the process wrote to stderr (what was read so far), after byte ``since`` of it."""
-        kept = self._stderr[max(0, len(self._stderr) - (self.stderr_read - since)):] if since else self._stderr
-        return kept.decode("utf-8", errors="replace")
+        return Stderr(read=self.stderr_read, kept=bytes(self._stderr)).tail(since)
 
     def _drain_stderr(self, wait: float) -> None:
         """Read stderr to its end (``wait`` seconds at most: a writer out of reach may hold it open)."""

@@ -212,18 +212,45 @@ class Adapter(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Requests:
+    """What one stream sends, in order: ``start`` (plugins and host config) when given, then each event.
+
+    Equal when they send the same requests: a stream announced as the next one (``then``) is
+    recognised by value when it is asked for. Build one with :meth:`of`.
+    """
+
+    events: tuple[Event | HostCommand | DisclosureEvent, ...]
+    start: tuple[tuple[Manifest, ...], HostConfig] | None = None
+    split_writes: bool = False
+
+    @classmethod
+    def of(cls, events: Iterable[Event | HostCommand | DisclosureEvent], *,
+           start: tuple[Sequence[Manifest], HostConfig] | None = None, split_writes: bool = False) -> Requests:
+        """The requests of a stream of ``events`` after ``start`` (written in pieces with ``split_writes``)."""
+        return cls(tuple(events), None if start is None else (tuple(start[0]), start[1]), split_writes)
+
+
 def stream(adapter: Adapter, events: Iterable[Event | HostCommand | DisclosureEvent], *,
            start: tuple[Sequence[Manifest], HostConfig] | None = None,
-           split_writes: bool = False) -> Generator[dict[str, Any] | None]:
+           split_writes: bool = False, then: Requests | None = None) -> Generator[dict[str, Any] | None]:
     """``adapter.start(*start)`` (yielding None), then ``adapter.send(event)`` for each event, yielding its JSON.
 
     An adapter with a ``stream`` method of its own (the stdio adapter: it writes requests ahead
     to an implementation that takes them, and writes each in pieces with ``split_writes``) is used
-    through it; either way the caller may stop early. Raises what start and send raise.
+    through it; either way the caller may stop early. ``then`` is the stream the caller will ask
+    for next if it goes on (the next scenario, the next fuzz case): the stdio adapter may write its
+    requests ahead once every answer of this one has come; other adapters ignore it. Raises what
+    start and send raise.
     """
     own = getattr(adapter, "stream", None)
     if own is not None:
-        yield from own(events, start=start, split_writes=split_writes) if split_writes else own(events, start=start)
+        options: dict[str, Any] = {"start": start}
+        if split_writes:
+            options["split_writes"] = True
+        if then is not None:
+            options["then"] = then
+        yield from own(events, **options)
         return
     if start is not None:
         adapter.start(*start)

@@ -13,15 +13,16 @@ its process group and every descendant (:mod:`conformance.adapters.child`,
 than ``hello``: a refusal that came in its turn leaves the process as a wrong observation does. The pipes are driven from the caller's thread with
 deadlines, so a silent, flooding or non-reading implementation can never block the runner.
 To an implementation whose hello announces a ``pipeline_depth``, :meth:`StdioAdapter.stream`
-writes a scenario's requests ahead of their answers (docs/protocol.md, "Pipelining").
+writes a scenario's requests ahead of their answers (docs/protocol.md, "Pipelining"), and the
+next scenario's once every answer of this one has come (:class:`~conformance.adapters.stream_requests.Ahead`).
 """
 
 from __future__ import annotations
 
-import functools
+import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any, cast
 
 from conformance.adapters import protocol
@@ -34,13 +35,15 @@ from conformance.adapters.implementation import (
     FailureKind,
     ImplementationFailed,
     InFlight,
+    Requests,
     Sent,
 )
 from conformance.adapters.protocol.messages import ByeRequest, HelloRequest, StartRequest
 from conformance.adapters.protocol.wire import CheckedBodies, MessageInvalid, check_message, encode
-from reference_impl.disclosure_commands import DISCLOSURE_TYPES, DisclosureEvent
+from conformance.adapters.stream_requests import Ahead, Maker, goes_ahead, makers_of, needs_no_start, not_started
+from reference_impl.disclosure_commands import DisclosureEvent
 from reference_impl.events import Event
-from reference_impl.host_commands import HostCommand, is_host_command
+from reference_impl.host_commands import HostCommand
 from reference_impl.model import HostConfig, ImplementationInfo, Manifest
 from reference_impl.spec_files import spec_version
 
@@ -84,6 +87,7 @@ class StdioAdapter:
         self._unanswered: deque[tuple[Sent, int]] = deque()  # written, not answered: each with its end in stdin
         self._stderr_mark = 0  # how much of its stderr had been read when the last answer came
         self._split = False  # write each request line in pieces (a transport scenario, stream(split_writes=True))
+        self._ahead: Ahead | None = None  # the next stream's requests, written ahead (at the end of _unanswered)
 
     @property
     def pid(self) -> int | None:
@@ -140,16 +144,16 @@ class StdioAdapter:
         is started and greeted when needed.
         """
         self._settle()
-        if _needs_no_start(event):
+        if needs_no_start(event):
             self.hello()
         elif not self._started:
-            raise _not_started()
+            raise not_started()
         result: dict[str, Any] = self._call(protocol.request_for(self._upcoming_id(), event))["result"]
         return result
 
     def stream(self, events: Iterable[Event | HostCommand | DisclosureEvent], *,
                start: tuple[Sequence[Manifest], HostConfig] | None = None,
-               split_writes: bool = False) -> Generator[dict[str, Any] | None]:
+               split_writes: bool = False, then: Requests | None = None) -> Generator[dict[str, Any] | None]:
         """``start`` (yielding None once it is answered), then each event's observation JSON, in order.
 
         The same requests and checks as start() and send() one by one; raises ImplementationFailed
@@ -163,23 +167,35 @@ class StdioAdapter:
         strictly in turn nothing fails, the failure written ahead is raised, saying so. With
         ``split_writes`` each request line is written in pieces, each read before the next is
         written (:func:`pieces_of`): a transport scenario (strictly in turn too, when looked into).
+        ``then`` is the stream the caller will ask for next if it goes on: once every answer of this
+        one has come, its first requests are written (up to the depth), so that the implementation
+        works on them while the caller compares; when it is asked for next it goes on from there,
+        else their answers are read and dropped as those of a stream stopped early.
         """
-        self._settle()
+        requests = Requests.of(events, start=start, split_writes=split_writes)
+        self._settle(keep=requests)
+        taken, self._ahead = self._ahead, None
         self.hello()
         self._split = split_writes
         try:
-            yield from self._stream(list(events), start)
+            yield from self._stream(requests, taken, then if then is not None and goes_ahead(requests, then) else None)
         finally:
             self._split = False
 
-    def _stream(self, events: Sequence[Event | HostCommand | DisclosureEvent],
-                start: tuple[Sequence[Manifest], HostConfig] | None) -> Generator[dict[str, Any] | None]:
+    def _stream(self, requests: Requests, taken: Ahead | None,
+                then: Requests | None) -> Generator[dict[str, Any] | None]:
+        events, start = requests.events, requests.start
         if self._depth == 1:
             yield from self._in_turn(events, start)
             return
         given = 0
         try:
-            for answer in self._pipelined(self._makers(events, start)):
+            if taken is not None:
+                self._started = self._started and start is None
+                answers = self._pipelined(taken.makers, taken.written, then)
+            else:
+                answers = self._pipelined(self._makers(events, start), deque(), then)
+            for answer in answers:
                 yield answer
                 given += 1
         except ImplementationFailed as failure:
@@ -200,23 +216,19 @@ class StdioAdapter:
             yield self.send(event)
 
     def _makers(self, events: Sequence[Event | HostCommand | DisclosureEvent],
-                start: tuple[Sequence[Manifest], HostConfig] | None) -> deque[Callable[[int], Any]]:
+                start: tuple[Sequence[Manifest], HostConfig] | None) -> deque[Maker]:
         """A maker of each request (given its id) of a stream; raises ImplementationFailed for an event with no start."""
-        makers: deque[Callable[[int], Any]] = deque()
         if start is not None:
-            plugins, host = tuple(start[0]), start[1]
             self._started = False
-            makers.append(lambda request_id: StartRequest(id=request_id, plugins=plugins, host=host))
-        for event in events:
-            if not _needs_no_start(event) and start is None and not self._started:
-                raise _not_started()
-            makers.append(functools.partial(protocol.request_for, event=event))
-        return makers
+        elif not self._started and not all(needs_no_start(event) for event in events):
+            raise not_started()
+        return makers_of(events, start)
 
-    def _pipelined(self, makers: deque[Callable[[int], Any]]) -> Generator[dict[str, Any] | None]:
-        """Write the requests ``makers`` make (given their ids) up to the depth ahead; yield their answers in turn."""
+    def _pipelined(self, makers: deque[Maker], written: deque[Any],
+                   then: Requests | None) -> Generator[dict[str, Any] | None]:
+        """Write the requests ``makers`` make (given their ids) up to the depth ahead, after ``written`` (written
+        already); yield their answers in turn. Once all are written and their answers have come, write ``then``'s."""
         process = self._spawn()
-        written: deque[Any] = deque()
         try:
             while makers or written:
                 batch: list[Any] = []
@@ -225,6 +237,9 @@ class StdioAdapter:
                 if batch:
                     self._send(*batch)
                     written.extend(batch)
+                if then is not None and not makers and process.has_lines(len(written)):
+                    self._write_ahead(process, then)
+                    then = None
                 request = written.popleft()
                 reply = self._receive(process, time.monotonic() + self.timeout)
                 if isinstance(request, StartRequest):
@@ -236,13 +251,26 @@ class StdioAdapter:
             if self._process is process:  # not discarded after a failure: its answers are still to come
                 self._dropped += len(written)
 
-    def _settle(self) -> None:
-        """Read and drop the answers to a stream stopped early, before anything else is sent.
+    def _write_ahead(self, process: Child, then: Requests) -> None:
+        """Write the first of ``then``'s requests (up to the depth), every answer of the current stream having come."""
+        stderr = process.stderr_so_far()  # before the next requests go out: what the current ones made it write
+        makers = makers_of(then.events, then.start)
+        batch = [makers.popleft()(process.next_id + i) for i in range(min(self._depth, len(makers)))]
+        self._send(*batch)
+        self._ahead = Ahead(requests=then, written=deque(batch), makers=makers, stderr=stderr)
+
+    def _settle(self, keep: Requests | None = None) -> None:
+        """Read and drop the answers to a stream stopped early, before anything else is sent; and those to the
+        next stream's requests written ahead, unless it is ``keep``.
 
         Those requests were written ahead only: strictly in turn they would not have been sent. So
         a failure among them is nobody's result: the process is thrown away, quietly, and the next
         request starts a fresh one.
         """
+        ahead = self._ahead
+        if ahead is not None and ahead.requests != keep:
+            self._dropped += len(ahead.written)
+            self._ahead = None
         process = self._process
         if process is None or not self._dropped:
             return
@@ -292,7 +320,7 @@ class StdioAdapter:
     def _forget(self) -> None:
         """Forget everything about the process: who it is, what it was sent."""
         self._info, self._started, self._greeting, self._depth, self._dropped = None, False, None, 1, 0
-        self._stderr_mark = 0
+        self._stderr_mark, self._ahead = 0, None
         self._unanswered.clear()
 
     def _spawn(self) -> Child:
@@ -343,20 +371,27 @@ class StdioAdapter:
 
     def _receive(self, process: Child, deadline: float) -> dict[str, Any]:
         """The validated successful response to the first request unanswered; on any failure,
-        kills the process and raises, naming the requests in flight: from the one awaited to the last written.
+        kills the process and raises, naming the requests in flight: from the one awaited to the last written
+        (of its stream: the next stream's requests written ahead are none of its business).
         """
+        ahead = self._ahead
+        ours = len(self._unanswered) - (len(ahead.written) if ahead is not None else 0)
         sent, needs = self._unanswered[0]
-        in_flight = InFlight(first=sent, last=self._unanswered[-1][0])
+        in_flight = InFlight(first=sent, last=self._unanswered[ours - 1][0])
         try:
             raw = self._read(process, in_flight, needs, deadline)
-            unanswered = (each for each, _ in self._unanswered)  # gone through only for an answer to another request
+            # gone through only for an answer to another request
+            unanswered = (each for each, _ in itertools.islice(self._unanswered, ours))
             answer = check_response(raw, self._checked, in_flight, unanswered)
         except ImplementationFailed as failure:
             if failure.kind in KEPT_KINDS and sent.cmd != "hello":
                 raise self._refused(process, failure, in_flight) from None
-            raise failure.amended(detail=_with_stderr(failure.detail, self._discard()), in_flight=in_flight) from None
+            tail = self._discard()
+            if ahead is not None:
+                tail = ahead.stderr.tail()
+            raise failure.amended(detail=_with_stderr(failure.detail, tail), in_flight=in_flight) from None
         self._unanswered.popleft()
-        self._stderr_mark = process.stderr_read
+        self._stderr_mark = process.stderr_read if ahead is None else ahead.stderr.read
         if sent.cmd in _NOTED_AFTER:  # after hello at once; then a few times a second at most (a /proc walk each)
             process.note_descendants(every=0.0 if sent.cmd == "hello" else _NOTE_EVERY)
         return answer
@@ -370,7 +405,10 @@ class StdioAdapter:
         after it are read and dropped before anything else is sent.
         """
         self._unanswered.popleft()
-        tail, self._stderr_mark = process.stderr_tail(since=self._stderr_mark), process.stderr_read
+        if self._ahead is not None:  # what it wrote before the next stream's requests went out
+            tail, self._stderr_mark = self._ahead.stderr.tail(since=self._stderr_mark), self._ahead.stderr.read
+        else:
+            tail, self._stderr_mark = process.stderr_tail(since=self._stderr_mark), process.stderr_read
         return failure.amended(detail=_with_stderr(failure.detail, tail), in_flight=in_flight)
 
     def _read(self, process: Child, in_flight: InFlight, needs: int, deadline: float) -> bytes:
@@ -415,14 +453,3 @@ def pieces_of(line: bytes) -> list[bytes]:
     lead = next((i for i, byte in enumerate(body) if byte >= 0xC0), None)
     cut = lead + 1 if lead is not None else len(body) // 2
     return [piece for piece in (body[:cut], body[cut:], line[-1:]) if piece]
-
-
-def _needs_no_start(event: Any) -> bool:
-    """Host commands and disclosure events begin their own scenarios (``host-load``, ``disclosure-start``)."""
-    return is_host_command(event) or isinstance(event, DISCLOSURE_TYPES)
-
-
-def _not_started() -> ImplementationFailed:
-    """The failure of an event sent before any scenario started (or after a failure discarded it)."""
-    return ImplementationFailed(kind=FailureKind.NOT_STARTED, reason="no scenario started",
-                                detail="call start() first, again after a failure")

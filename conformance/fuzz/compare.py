@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, InFlight, stream
+from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, InFlight, Requests, stream
 from conformance.fuzz.case import Case, action_of
 from conformance.suite.expectations import RUN_KEYS, Mismatch, check_step
 from conformance.suite.scenario import Step, TextExpectation
@@ -210,13 +210,13 @@ def reset_quietly(adapter: Adapter) -> None:
 
 
 def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *, text: bool,
-                 order: bool = True) -> Comparison:
+                 order: bool = True, then: Requests | None = None) -> Comparison:
     """Run ``case`` on the implementation behind ``adapter`` and on ``reference``, step by step.
 
     ``reference`` is a :class:`Reference` (a search keeps one) or an Engine. Stops at the
     first disagreement. An ImplementationFailed (crash, hang, garbage) is an ``errored``
     disagreement, after which the adapter is reset; nothing is raised for the
-    implementation's faults.
+    implementation's faults. ``then``: the requests of the case to run next (see :func:`walk`).
     """
     if isinstance(reference, Reference):
         reference.start(case)
@@ -226,22 +226,24 @@ def compare_case(adapter: Adapter, case: Case, reference: Reference | Engine, *,
         observe = lambda event: reference.apply(event).to_json()  # noqa: E731 - a one-line stand-in for the reference side
     return walk(adapter, case.events, observe,
                 lambda index, event, expected, actual: differences(index, event, expected, actual, text=text, order=order),
-                start=(case.plugins, case.host))
+                start=(case.plugins, case.host), then=then)
 
 
 def walk(adapter: Adapter, events: Sequence[Any], observe: Callable[[Any], Mapping[str, Any]],
          differ: Callable[[int, Any, Mapping[str, Any], Any], list[Mismatch]], *,
-         start: tuple[Any, Any] | None = None, opening: Any = None) -> Comparison:
+         start: tuple[Any, Any] | None = None, opening: Any = None, then: Requests | None = None) -> Comparison:
     """Send ``events`` to ``adapter`` (after ``start``, or after an ``opening`` event, or alone), comparing each answer.
 
     ``observe(event)`` is the reference's observation; ``differ(index, event, expected,
     actual)`` the mismatches (raising ImplementationFailed for an answer too malformed to
     compare). Stops at the first disagreement; an ImplementationFailed is an ``errored`` one,
     after which the adapter is reset. Without ``start`` and ``opening`` (a host case, whose first
-    event is a load) the first answer is the first event's.
+    event is a load) the first answer is the first event's. ``then`` is what the caller runs next
+    if this agrees (the next case's requests): an implementation that takes requests ahead may get
+    them before this case's answers are all compared.
     """
     # Asked for all at once: an implementation that takes requests ahead works while the reference does.
-    answers = stream(adapter, [opening, *events] if opening is not None else events, start=start)
+    answers = stream(adapter, [opening, *events] if opening is not None else events, start=start, then=then)
     try:
         try:
             if start is not None or opening is not None:

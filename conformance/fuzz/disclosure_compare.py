@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed
+from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, Requests
 from conformance.documents.step_table import key_of
 from conformance.fuzz.compare import Comparison, walk
 from conformance.fuzz.disclosure_case import DisclosureCase
@@ -73,15 +73,17 @@ def reference_observations(case: DisclosureCase) -> list[dict[str, Any]]:
     return [reference.apply(event).to_json() for event in case.events]
 
 
-def compare_disclosure_case(adapter: Adapter, case: DisclosureCase, *, order: bool = True) -> Comparison:
+def compare_disclosure_case(adapter: Adapter, case: DisclosureCase, *, order: bool = True,
+                            then: Requests | None = None) -> Comparison:
     """Run ``case`` on the implementation behind ``adapter`` and on the reference, step by step.
 
     Stops at the first disagreement; an ImplementationFailed is an ``errored`` disagreement,
     after which the adapter is reset. Nothing is raised for the implementation's faults.
+    ``then``: the requests of the case to run next (see :func:`conformance.fuzz.compare.walk`).
     """
     reference = Engine(text=False, disclosure=case.declared)
     reference.apply(case.opening)
     return walk(adapter, case.events, lambda event: reference.apply(event).to_json(),
                 lambda index, event, expected, actual: differences(index, event, expected, actual, case.declared,
                                                                    order=order),
-                opening=case.opening)
+                opening=case.opening, then=then)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed
+from conformance.adapters.implementation import Adapter, FailureKind, ImplementationFailed, Requests
 from conformance.documents.step_table import key_of
 from conformance.fuzz.compare import Comparison, walk
 from conformance.fuzz.host_case import HostCase
@@ -77,11 +77,12 @@ def reference_observations(case: HostCase) -> list[dict[str, Any]]:
     return [reference.apply(command).to_json() for command in case.events]
 
 
-def compare_host_case(adapter: Adapter, case: HostCase) -> Comparison:
+def compare_host_case(adapter: Adapter, case: HostCase, *, then: Requests | None = None) -> Comparison:
     """Run ``case`` on the implementation behind ``adapter`` and on the reference host, command by command.
 
     Stops at the first disagreement; an ImplementationFailed is an ``errored`` disagreement,
     after which the adapter is reset. Nothing is raised for the implementation's faults.
+    ``then``: the requests of the case to run next (see :func:`conformance.fuzz.compare.walk`).
     """
     reference = HostEngine()
-    return walk(adapter, case.events, lambda command: reference.apply(command).to_json(), differences)
+    return walk(adapter, case.events, lambda command: reference.apply(command).to_json(), differences, then=then)

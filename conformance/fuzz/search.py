@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
-from conformance.adapters.implementation import Adapter, FailureKind
+from conformance.adapters.implementation import Adapter, FailureKind, Requests
 from conformance.fuzz.case import Case
 from conformance.fuzz.compare import Comparison, Disagreement, Reference, Verdict, compare_case
 from conformance.fuzz.disclosure_case import DisclosureCase
@@ -149,15 +149,18 @@ class _Search:
         self.started = time.monotonic()
         self.interrupted = False
 
-    def compare(self, case: AnyCase) -> Disagreement | None:
-        """Run one case on both sides; count its steps."""
+    def compare(self, case: AnyCase, then: AnyCase | None = None) -> Disagreement | None:
+        """Run one case on both sides; count its steps. ``then`` is the case to run next if this one agrees:
+        its requests may be written ahead (:func:`requests_of`)."""
         result: Comparison
+        ahead = requests_of(then) if then is not None else None
         if isinstance(case, DisclosureCase):
-            result = compare_disclosure_case(self.adapter, case, order=self.options.order)
+            result = compare_disclosure_case(self.adapter, case, order=self.options.order, then=ahead)
         elif isinstance(case, HostCase):
-            result = compare_host_case(self.adapter, case)
+            result = compare_host_case(self.adapter, case, then=ahead)
         else:
-            result = compare_case(self.adapter, case, self.reference, text=self.text, order=self.options.order)
+            result = compare_case(self.adapter, case, self.reference, text=self.text, order=self.options.order,
+                                  then=ahead)
         self.steps += result.steps
         if self.on_progress is not None:
             self.on_progress(self.examples, self.steps, shrinking=self.first is not None)
@@ -201,11 +204,14 @@ class _Search:
         """Compare cases until max_examples, the time budget, a disagreement or Ctrl-C."""
         budget = self.options.time_budget
         try:
-            for case in self.cases():
+            cases = self.cases()
+            upcoming = next(cases, None)
+            while upcoming is not None:
+                case, upcoming = upcoming, next(cases, None)  # the next one drawn now: its requests may go ahead
                 if budget is not None and time.monotonic() - self.started >= budget:
                     return
                 self.examples += 1
-                found = self.compare(case)
+                found = self.compare(case, upcoming)
                 if found is not None:
                     self.first, self.best, self.original_steps = found, (case, found), len(case.events)
                     return
@@ -248,6 +254,16 @@ class _Search:
             case = case.truncated(final.index)
         return Finding(case=case, disagreement=final, original_steps=self.original_steps,
                        reproducible=len(same) == replays, replays=replays, disagreed=len(same))
+
+
+def requests_of(case: AnyCase) -> Requests:
+    """What running ``case`` sends, as :func:`~conformance.fuzz.compare.walk` streams it: an activation case's
+    ``start`` and events, a disclosure case's catalogue and events, a host case's commands."""
+    if isinstance(case, DisclosureCase):
+        return Requests.of((case.opening, *case.events))
+    if isinstance(case, HostCase):
+        return Requests.of(case.events)
+    return Requests.of(case.events, start=(case.plugins, case.host))
 
 
 def fuzz(adapter: Adapter, options: FuzzOptions = FuzzOptions(), *,

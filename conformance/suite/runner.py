@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from conformance.adapters.implementation import KEPT_KINDS, Adapter, FailureKind, ImplementationFailed, stream
+from conformance.adapters.implementation import KEPT_KINDS, Adapter, FailureKind, ImplementationFailed, Requests, stream
 from conformance.adapters.interface import UnusableImplementation
 from conformance.suite.attribution import blamed
 from conformance.suite.expectations import check_step
@@ -114,38 +114,46 @@ def not_applicable(scenario: Scenario, declared: Options | None) -> str:
     return f"not applicable under the declared options: {'; '.join(unmet)}" if unmet else ""
 
 
-def _events(scenario: Scenario) -> tuple[list[Any], Any]:
-    """What to send and how to begin: a host scenario's host_load resets the host (no start); a
+def requests_of(scenario: Scenario) -> Requests:
+    """What running ``scenario`` sends: a host scenario's host_load resets the host (no start); a
     disclosure scenario begins with its catalogue (disclosure-start, answered before the first step)."""
     events: list[Any] = [s.event for s in scenario.steps]
     if scenario.is_disclosure:
-        return [scenario.opening, *events], None
-    return events, None if scenario.is_host else (scenario.plugins, scenario.host)
+        return Requests.of([scenario.opening, *events], split_writes=scenario.split_writes)
+    return Requests.of(events, start=None if scenario.is_host else (scenario.plugins, scenario.host),
+                       split_writes=scenario.split_writes)
+
+
+def skipped(scenario: Scenario, profiles: Collection[str], declared: Options | None) -> str:
+    """Why ``scenario`` is not run against an implementation claiming ``profiles`` ('' when it is run)."""
+    missing = [p for p in scenario.profiles if p not in profiles]
+    if missing:
+        return f"needs profile {', '.join(missing)}, which is not claimed"
+    return not_applicable(scenario, declared)
 
 
 def run_scenario(adapter: Adapter, scenario: Scenario, *, profiles: Collection[str],
-                 declared: Options | None = None) -> ScenarioResult:
+                 declared: Options | None = None, then: Scenario | None = None) -> ScenarioResult:
     """Run one scenario against an implementation claiming ``profiles`` (and declaring ``declared``).
 
     Skipped when the scenario needs an unclaimed profile, or requires disclosure options the
     declaration does not meet (the defaults when ``declared`` is None); text expectations are
-    checked only when ``text`` is claimed. Never raises for the implementation's faults (only
-    KeyboardInterrupt passes through, and UnusableImplementation for a Python implementation
-    that cannot be driven at all).
+    checked only when ``text`` is claimed. ``then`` is the scenario the run goes on with: its
+    requests may be written ahead, to an implementation that takes them, while this one's answers
+    are compared. Never raises for the implementation's faults (only KeyboardInterrupt passes
+    through, and UnusableImplementation for a Python implementation that cannot be driven at all).
     """
-    missing = [p for p in scenario.profiles if p not in profiles]
-    if missing:
-        return _base(scenario, Outcome.SKIPPED, reason=f"needs profile {', '.join(missing)}, which is not claimed")
-    skip = not_applicable(scenario, declared)
+    skip = skipped(scenario, profiles, declared)
     if skip:
         return _base(scenario, Outcome.SKIPPED, reason=skip)
     text = "text" in profiles
     started = time.perf_counter()
     step: Step | None = None
-    events, begin = _events(scenario)
-    answers = stream(adapter, events, start=begin, split_writes=scenario.split_writes)
+    requests = requests_of(scenario)
+    answers = stream(adapter, requests.events, start=requests.start, split_writes=requests.split_writes,
+                     then=requests_of(then) if then is not None else None)
     try:
-        if begin is not None or scenario.is_disclosure:
+        if requests.start is not None or scenario.is_disclosure:
             next(answers)  # start, or the catalogue: answered, nothing to compare
         for step in scenario.steps:
             observed = next(answers)
@@ -306,8 +314,8 @@ class _Run:
         if self.stop is None and limit is not None and time.monotonic() - self.started >= limit:
             self.stop = Stop(kind=StopKind.TIME, message=f"the time limit of {limit:g} s (--max-time) was reached")
 
-    def one(self, scenario: Scenario) -> None:
-        """Greet (again, after a failure), then run ``scenario``; may set ``stop``."""
+    def one(self, scenario: Scenario, following: Sequence[Scenario] = ()) -> None:
+        """Greet (again, after a failure), then run ``scenario`` (``following``: the scenarios after it); may set ``stop``."""
         info, hello_error = greet(self.adapter)
         if hello_error is not None:
             self.start_failures += 1
@@ -325,8 +333,10 @@ class _Run:
             if not self.in_play:
                 self.stop = _nothing_to_test(info, self.requested)
                 return
-        result = apply_expected(run_scenario(self.adapter, scenario, profiles=self.in_play, declared=self.declared),
-                                self.expected)
+        runs = not skipped(scenario, self.in_play, self.declared)  # the next scenario run goes ahead of this one's answers
+        upcoming = next((s for s in following if not skipped(s, self.in_play, self.declared)), None) if runs else None
+        result = apply_expected(run_scenario(self.adapter, scenario, profiles=self.in_play, declared=self.declared,
+                                             then=upcoming), self.expected)
         self.record(result)
         if self.limits.fail_fast and result.outcome in BAD_OUTCOMES:
             self.stop = Stop(kind=StopKind.FAIL_FAST, message=f"stopped at the first failure ({result.id}) (-x)")
@@ -365,11 +375,11 @@ def run_suite(adapter: Adapter, scenarios: Iterable[Scenario], *, expected: Mapp
     run = _Run(adapter, limits, expected or {}, profiles, on_result)
     run.stop = stop
     try:
-        for scenario in scenarios:
+        for index, scenario in enumerate(scenarios):
             run.check_clock()
             if run.stop is not None:
                 break
-            run.one(scenario)
+            run.one(scenario, scenarios[index + 1:])
     except KeyboardInterrupt as error:
         run.stop = _signal_stop(error)
     if run.stop is not None:  # one result per scenario, in order: the rest did not run

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from support.bundled import bundled_suite
+from support.pipeline_support import EVENTS, RECORDER, START, WEATHER
+from support.pipeline_support import expected as _expected
 
 from conformance.adapters import serve as serve_module
 from conformance.adapters import stdio
@@ -20,30 +22,11 @@ from conformance.adapters.inprocess import reference_adapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.cli.commands import serve_reference
 from conformance.suite.runner import run_suite
-from reference_impl.engine import Engine
-from reference_impl.events import Activate, Extend, StartRun
-from reference_impl.model import HostConfig, Manifest
+from reference_impl.events import Activate
 
-ROOT = Path(__file__).resolve().parents[3]
-RECORDER = [sys.executable, str(ROOT / "tests" / "fakes" / "pipeline_recorder.py")]
 REFERENCE = [sys.executable, "-m", "conformance", "serve-reference"]
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("error::ResourceWarning")]
-
-WEATHER = Manifest.from_json({
-    "name": "Weather", "module_name": "weather", "version": "1.0.0", "description": "Weather.",
-    "allow_sleep": True, "sleep_brief": "Weather for a city.", "injects_prompt": True,
-})
-START = ([WEATHER], HostConfig(enabled=("weather",)))
-EVENTS = [StartRun(conversation="c"), Activate(conversation="c", module_name="weather", rounds=2),
-          StartRun(conversation="c"), Extend(conversation="c", module_name="weather"), StartRun(conversation="c"),
-          StartRun(conversation="c"), StartRun(conversation="c")]
-
-
-def _expected() -> list[dict]:
-    engine = Engine()
-    engine.start(*START)
-    return [engine.apply(event).to_json() for event in EVENTS]
 
 
 def _recorder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, depth: int, **env: str) -> tuple[StdioAdapter, Path]:

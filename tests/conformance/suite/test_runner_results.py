@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from support.pipeline_support import Announcing
 from support.runner_support import ActivationOnly, Scripted, load_fake, own, own_suite
 
 from conformance.adapters.implementation import FailureKind, ImplementationFailed
@@ -12,6 +13,7 @@ from conformance.adapters.inprocess import InProcessAdapter, reference_adapter
 from conformance.cli.exit_status import run_exit_code
 from conformance.suite.results import Outcome, Requirement, RequirementStatus
 from conformance.suite.runner import apply_expected, run_scenario, run_suite
+from conformance.suite.scenario import load_suite
 from reference_impl.engine import Engine
 from reference_impl.events import RunObservation
 from reference_impl.model import Profile
@@ -126,6 +128,15 @@ def test_an_adapter_bug_is_an_errored_result_and_a_failing_reset_does_not_stop_t
     assert run.results[0].error.reason == "the adapter raised RuntimeError"
     assert run.results[0].error.kind is FailureKind.INTERNAL
     assert adapter.resets == 2
+
+
+def test_each_scenario_run_announces_the_next_one_run_so_that_its_requests_may_go_ahead():
+    scenarios, _ = load_suite()
+    adapter = Announcing(reference_adapter())
+    run = run_suite(adapter, scenarios, profiles=("activation", "text"))  # host and disclosure ones skipped between
+    ran = [r for r in run.results if r.outcome is not Outcome.SKIPPED]
+    assert len(adapter.streams) == len(ran) < len(run.results)
+    assert adapter.announced_what_came()
 
 
 def test_a_scenario_needing_an_unclaimed_profile_is_skipped_with_the_reason():
