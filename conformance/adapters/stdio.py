@@ -386,8 +386,8 @@ class StdioAdapter:
         except ImplementationFailed as failure:
             if failure.kind in KEPT_KINDS and sent.cmd != "hello":
                 raise self._refused(process, failure, in_flight) from None
-            tail = self._discard()
-            if ahead is not None:
+            tail = self._discard()  # killed either way; its stderr read to the end
+            if ahead is not None:  # but only what it wrote before the next stream's requests went out is this one's
                 tail = ahead.stderr.tail()
             raise failure.amended(detail=_with_stderr(failure.detail, tail), in_flight=in_flight) from None
         self._unanswered.popleft()

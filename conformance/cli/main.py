@@ -71,9 +71,14 @@ def build_parser(only: str | None = None, *, arguments: bool = True) -> argparse
     return parser
 
 
+def _command_names() -> list[str]:
+    """Every command's name, as typed (``serve-reference``)."""
+    return [module.replace("_", "-") for module in _command_modules()]
+
+
 def _names_a_command(argv: Sequence[str]) -> bool:
     """Whether any word of ``argv`` is a command's name."""
-    commands = {module.replace("_", "-") for module in _command_modules()}
+    commands = set(_command_names())
     return any(word in commands for word in argv)
 
 
@@ -82,7 +87,7 @@ def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> st
     first = next((word for word in argv if not word.startswith("-")), None)
     if first is None or argv[0].startswith("-"):
         return None
-    commands = [module.replace("_", "-") for module in _command_modules()]
+    commands = _command_names()
     if first in commands:
         return None
     from conformance.documents.suggest import did_you_mean
