@@ -11,6 +11,16 @@ step's event is then a host command of ``reference_impl.host_commands`` and its 
 the options they ``require``, and disclosure steps only; their first event, before any step, is
 ``disclosure-start`` with the catalogue (:attr:`Scenario.opening`). Their rules beyond the schema
 are :mod:`conformance.suite.disclosure_checks`.
+
+Where each step was written (its line and column, for a report naming a failing step) is found
+only when asked for: most scenario files are read by the YAML fast path, which keeps no line
+marks, and finding them costs more than reading the file (loading the suite at every ``pas run``
+would pay it for every step of every file, and nearly no step ever fails). A step holds a
+:class:`~conformance.documents.yamldoc.Place` instead (file, JSON pointer; frozen and picklable
+like the rest of the Scenario, holding no text), which reads the file again with the event
+loader when its location is first asked for, once per file (cached). A file the event loader
+read already gives its locations at once. A file edited after it was loaded may name where the
+step now stands, or only the file (see ``Place``).
 """
 
 from __future__ import annotations
@@ -26,7 +36,9 @@ from conformance.documents.schemas import check_against
 from conformance.documents.step_form import StepContext
 from conformance.documents.step_table import DISCLOSURE_KEYS, HOST_KEYS, ROWS
 from conformance.documents.walk import walk_folder
+from conformance.documents.yamldoc import Place, located
 from conformance.suite.disclosure_checks import check_disclosure_steps
+from conformance.suite.host_checks import HOST_EXPECTATION_KEYS, check_host_steps
 from reference_impl.disclosure_commands import DisclosureEvent, DisclosureStart, Tool
 from reference_impl.events import Event
 from reference_impl.frozen import EMPTY, FrozenMap, freeze
@@ -36,7 +48,6 @@ from reference_impl.problems import Problem, Severity, SourceLocation
 
 SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
 FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
-HOST_EXPECTATION_KEYS = ("events", "problems", "load_order", "setup_order", "config", "provenance")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,7 +79,11 @@ class HostExpectation:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Step:
-    """One event (or host command) with what it must produce."""
+    """One event (or host command) with what it must produce.
+
+    ``at``: where the step was written, or a :class:`~conformance.documents.yamldoc.Place` that
+    finds it when :attr:`source` is first asked for (see the module docstring).
+    """
 
     index: int
     action: str
@@ -81,7 +96,12 @@ class Step:
     host: HostExpectation | None = None
     covers: tuple[str, ...] = ()
     note: str = ""
-    source: SourceLocation | None = None
+    at: SourceLocation | Place | None = None
+
+    @property
+    def source(self) -> SourceLocation | None:
+        """Where the step was written (file, line, column), found now if its file was read without marks."""
+        return None if self.at is None else located(self.at)
 
     @property
     def pointer(self) -> str:
@@ -182,7 +202,7 @@ def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, context: StepCo
         ) if text else None,
         covers=tuple(raw.get("covers", ())),
         note=raw.get("note", ""),
-        source=doc.where(f"/steps/{index}"),
+        at=doc.place(f"/steps/{index}"),  # its line is found only if a report asks for it
     )
 
 
@@ -305,36 +325,6 @@ def parse_scenario(
     if problems:
         return None, problems
     return build_scenario(doc, fixtures_path), []
-
-
-def _misplaced(doc: YamlDocument, index: int, code: str, message: str) -> Problem:
-    pointer = f"/steps/{index}"
-    return Problem(code=code, pointer=pointer, source=doc.where(pointer), message=message)
-
-
-def check_host_steps(doc: YamlDocument) -> list[Problem]:
-    """The rules the schema cannot say: host steps make a host scenario, alone and load first.
-
-    A scenario with a host step must claim the ``host`` profile, contain host steps only and
-    begin with ``host_load`` (which resets the host under test); host expectation keys
-    (``events``, ``problems`` ...) belong on host steps only.
-    """
-    steps = [s for s in doc.value.get("steps", ()) if isinstance(s, Mapping)]
-    hosted = [any(a in step for a in HOST_KEYS) for step in steps]
-    problems = [_misplaced(doc, i, "host-expectation-misplaced",
-                           "events, problems, load_order, setup_order, config and provenance check host steps only")
-                for i, step in enumerate(steps) if not hosted[i] and any(k in step for k in HOST_EXPECTATION_KEYS)]
-    if not any(hosted):
-        return problems
-    if Profile.HOST not in doc.value.get("profiles", ()):
-        problems.append(Problem(code="host-profile-missing", pointer="/profiles", source=doc.where("/profiles"),
-                                message="a scenario with host steps must list the host profile: profiles: [host]"))
-    problems += [_misplaced(doc, i, "host-steps-mixed", "a host scenario has host steps only; "
-                            "put activation steps in a scenario of their own") for i, h in enumerate(hosted) if not h]
-    if "host_load" not in steps[0]:
-        problems.append(_misplaced(doc, 0, "host-load-first",
-                                   "a host scenario begins with host_load, which resets the host under test"))
-    return problems
 
 
 def load_scenario(

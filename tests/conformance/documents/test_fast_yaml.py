@@ -70,7 +70,7 @@ def test_the_bundled_example_manifests_take_the_fast_path():
     "a: 1\n---\nb: 2\n", "- a\n- b\n", "plain text\n", "", "# only a comment\n", "a: b\x01c\n", "a: b\x85c\n",
     "a: b\u2028c\n", "a: \ufeffb\n", "a: 1\na: 2\n", "a: 1.5\n", "version: 1.10\n", "a: 1_000\n", "a: 0b11\n",
     "a: 0X1F\n", "a: 0x_1\n", "a: yes\n", "a: 'yes'\n", "on: 1\n", "1: a\n", "~: a\n", "a: ''\n", "a: [1, 2\n",
-    "a:\n\tb: 1\n", "? [a, b]\n: c\n", "a: .inf\n", "a: '01.0'\n", "a: '1e3'\n", "a: '-1.0'\n", '{"a":*x}\n',
+    "a: `x\n", "a: [@x]\n", "a:\n\tb: 1\n", "? [a, b]\n: c\n", "a: .inf\n", "a: '01.0'\n", "a: '1e3'\n", "a: '-1.0'\n", '{"a":*x}\n',
     # keys deeper down, looked at together after the walk: an indicator, a number, a word, not a string
     "a:\n  '-x': 1\n", "a: {'1.5': b}\n", "a:\n  - {yes: 1}\n", "a: [{b: {2: c}}]\n", 'a: {"\\0": 1, "?x": 2}\n',
 ], ids=repr)
@@ -80,7 +80,9 @@ def test_the_fast_path_declines_what_only_the_event_loader_reads_right(text):
 
 @pytest.mark.parametrize("text", ["a: 2001-12-14\n", 'p: "^[0-9]*d$"\n', "a: Hello!\n", "a: x & y\n", "a: 10\n",
                                   "a: '1.0'\n", 'introduced_in: "1.10"\n', "a: ['0', '12']\n",
-                                  '"a\\0-b": 1\n', '"\\0?x": {"c": 1}\n'], ids=repr)
+                                  '"a\\0-b": 1\n', '"\\0?x": {"c": 1}\n',
+                                  # "`" and "@" start no plain scalar in either loader: these were quoted or block scalars
+                                  "a: '`x` y'\n", 'a: "@x"\n', "a: >-\n  `x` is y\nb: 1\n", "'`k`': 1\n", "a: ['@x']\n"], ids=repr)
 def test_the_fast_path_reads_what_looks_awkward_but_is_not(text):
     assert agrees(text)
 
