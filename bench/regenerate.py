@@ -62,6 +62,7 @@ QUICK: dict[str, Recipe] = {
 #: Scripts that cannot run in minutes, and why (their sections are not regenerated).
 SLOW: dict[str, str] = {
     "mutation": "a mutation campaign over reference_impl takes about an hour on 2 shared cores and needs cosmic-ray (see its section)",
+    "testrun": "one run is the README's whole test command, about four minutes on two cores (see its section)",
     "fuzz_mutants": "needs a finished mutation session of bench/mutation.py at this commit (see its section)",
 }
 _SECTION = re.compile(r"(<!-- bench:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /bench:(?P=name) -->)", re.S)
