@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from support.docs_commands import index_packages
-from support.docs_sandbox import build_wheelhouse, make_user_venv
+from support.docs_sandbox import build_wheelhouse, copy_venv, make_user_venv
 from support.shared_build import shared_build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +69,14 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
 
 @pytest.fixture(scope="session")
 def user_venv(wheelhouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The activated venv of the guides' bare ``pas``, PAS installed from the wheelhouse (docs_sandbox); once per run."""
-    folder, _ = shared_build(tmp_path_factory, "user-venv", lambda folder: make_user_venv(folder, wheelhouse))
-    return folder
+    """The activated venv of the guides' bare ``pas``, PAS installed from the wheelhouse (docs_sandbox).
+
+    Made once per run, and copied for each worker: the commands install into it (``pip install
+    './.github/pas[budget]'`` reinstalls pas), and a page on another worker that ran ``pas`` while
+    pas was being reinstalled found no ``pas`` (seen under ``-n 3``). Each worker's test files run
+    one after another, so within a worker the copy is shared as a user's own venv would be.
+    """
+    made, _ = shared_build(tmp_path_factory, "user-venv", lambda folder: make_user_venv(folder, wheelhouse))
+    own = tmp_path_factory.mktemp("user-venv") / "venv"
+    copy_venv(made, own)
+    return own

@@ -69,6 +69,14 @@ def getting_started_venv(tmp_path_factory, user_venv, wheelhouse) -> Path:
     return clone / ".venv"
 
 
+def test_each_worker_installs_into_a_user_venv_of_its_own(user_venv, tmp_path_factory):
+    """The pages install into the user venv (a reinstall of pas leaves no ``pas`` for a moment): each worker gets
+    a copy of its own, never the run's shared build, which the other workers copy from."""
+    assert user_venv.is_relative_to(tmp_path_factory.getbasetemp())
+    done = subprocess.run([str(user_venv / "bin" / "pas"), "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("pas "), done.stderr
+
+
 @pytest.mark.parametrize("page", RUNNABLE)
 def test_every_command_of_the_page_runs_as_written(page, tmp_path, user_venv, wheelhouse, request):
     if _same_as_english(page):
