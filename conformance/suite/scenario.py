@@ -25,6 +25,7 @@ step now stands, or only the file (see ``Place``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -217,23 +218,68 @@ def _fixtures(path: Path, check_schema: bool) -> tuple[dict[str, Any], tuple[Pro
     return doc.value, tuple(found)
 
 
+def _merged(entry: Mapping[str, Any], fixtures: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The manifest document of a ``plugins`` entry: its fixture merged with its ``with``, or the entry itself;
+    None for an unknown fixture."""
+    if "fixture" not in entry:
+        return entry
+    fixture = fixtures.get(entry["fixture"])
+    return None if fixture is None else {**fixture, **entry.get("with", {})}
+
+
 def _plugin_entries(doc: YamlDocument, fixtures: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], Any]]:
     """Each installed plugin as (pointer, entry as written, manifest document).
 
     The manifest is a fixture merged with the entry's ``with``, or the entry itself; None for
     an unknown fixture.
     """
-    entries = []
+    entries: list[tuple[str, Mapping[str, Any], Any]] = []
     for index, entry in enumerate(doc.value.get("plugins", [])):
-        manifest = entry
-        if "fixture" in entry:
-            fixture = fixtures.get(entry["fixture"])
-            manifest = None if fixture is None else {**fixture, **entry.get("with", {})}
+        manifest = _merged(entry, fixtures)
         if manifest is not None and "copies" in entry:
             entries += [(f"/plugins/{index}", entry, copy) for copy in copies_of(manifest, entry["copies"])]
         else:
             entries.append((f"/plugins/{index}", entry, manifest))
     return entries
+
+
+# Each fixture's Manifest merged with a ``with``, built once per process (like the fixtures themselves, read
+# once by _fixtures): most scenarios install the same few fixtures. Keyed by the ``with`` as written (repr
+# keeps its order and its types); a Manifest is a frozen value, so scenarios may share one.
+_FIXTURE_MANIFESTS: dict[tuple[Path, str, str], Manifest] = {}
+
+
+def _manifests(doc: YamlDocument, fixtures_path: Path) -> list[Manifest]:
+    """The Manifest of each installed plugin: each of :func:`plugin_documents` built by ``Manifest.from_json``.
+
+    A fixture with the same ``with`` is built once; copies are built from their first, differing from it only
+    in name and module name. Raises MalformedDocument as ``from_json`` does on a wrong shape.
+    """
+    fixtures, _ = _fixtures(fixtures_path, False)
+    manifests: list[Manifest] = []
+    for entry in doc.value.get("plugins", []):
+        manifest = _merged(entry, fixtures)
+        if manifest is None:
+            continue  # an unknown fixture (check_scenario reports it)
+        if "copies" in entry:
+            manifests += _copies(copies_of(manifest, entry["copies"]))
+        elif "fixture" in entry:
+            key = (fixtures_path, entry["fixture"], repr(entry.get("with", {})))
+            if key not in _FIXTURE_MANIFESTS:
+                _FIXTURE_MANIFESTS[key] = Manifest.from_json(manifest)
+            manifests.append(_FIXTURE_MANIFESTS[key])
+        else:
+            manifests.append(Manifest.from_json(manifest))
+    return manifests
+
+
+def _copies(documents: list[dict[str, Any]]) -> list[Manifest]:
+    """The Manifests of :func:`copies_of`'s documents: the first built, the others the same with their names."""
+    if not documents:
+        return []
+    first = Manifest.from_json(documents[0])
+    return [first] + [dataclasses.replace(first, name=copy["name"], module_name=copy["module_name"])
+                      for copy in documents[1:]]
 
 
 def plugin_documents(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> list[Mapping[str, Any]]:
@@ -291,7 +337,7 @@ def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
 def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Scenario:
     """The Scenario of a document that :func:`check_scenario` found valid."""
     raw = doc.value
-    manifests = [Manifest.from_json(manifest) for manifest in plugin_documents(doc, fixtures_path)]
+    manifests = _manifests(doc, fixtures_path)
     adapters = {c: spec["adapter"] for c, spec in raw.get("conversations", {}).items() if "adapter" in spec}
     host = _host(raw.get("host", {}), manifests)
     load = Load(plugins=tuple(manifests), host=host, environment=dict(raw.get("environment", {})),
