@@ -7,7 +7,8 @@ them with yaml-rs and hands back the value only when nothing about the document 
 loader: no problem to report, nothing the two could read differently. Otherwise it answers None
 and the event loader reads the text (and says what is wrong, with line and column). It declines:
 
-- text with a tag, an anchor or an alias (alias bombs and tag refusals stay the event loader's),
+- text with a tag or an anchor (alias bombs and tag refusals stay the event loader's; with no anchor,
+  an alias is one yaml-rs refuses, so text such as ``- **bold**`` in a description is kept),
   a merge key, a directive, a character YAML does not allow or reads as a line break only in
   YAML 1.1 (NEL, LS, PS), a BOM, a tab, a surrogate pair written as escapes, a colon right before
   ``] } , ? :``, a block scalar that ends the text, and a line that leaves a bracket open unless
@@ -19,8 +20,13 @@ and the event loader reads the text (and says what is wrong, with line and colum
   :data:`~conformance.documents.plain.NOT_PLAIN_WORDS`, a number, a YAML 1.1 trap such as ``yes``,
   or starting with an indicator character): it may have been quoted, or be read differently (but a
   plain decimal such as ``"1.0"``, which as a string can only have been quoted, is kept);
-- a float (``1.10`` is a version that lost a digit; only the text can tell), and an integer
-  whose text yaml-rs reads as a number where PAS reads a string (``1_000``, ``0b11``, ``0X1F``).
+- a float unless the text writes it, and every other number-shaped word with a point or an exponent, as
+  Python's repr would (``2.5``, ``-0.25``: no exponent, no trailing zero; ``1.10`` is a version that lost a
+  digit, which only the text tells; see :func:`_plain_floats`), and an integer or a float whose text
+  yaml-rs reads as a number where PAS reads a string (``1_000``, ``0b11``, ``0X1F``).
+
+An empty string is kept (a value, not a key): written plain, nothing reads as ``''`` in either loader
+(an empty value is null), so it was quoted or an empty block scalar, read alike.
 
 Each rule stands for a difference found by comparing the two loaders on generated and damaged YAML.
 Tests compare the two loaders on the project's documents and on generated and damaged YAML
@@ -49,7 +55,7 @@ _SUSPECT_KEY_START = re.compile("\x00[" + re.escape(_SUSPECT_STARTS) + "]")
 # single-character search is a memchr, many times faster than a regular expression here).
 _ASCII_REFUSED = tuple(chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F))
 _REFUSED = _ASCII_REFUSED + tuple(map(chr, range(0x80, 0xA0))) + ("\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff")
-# What may stand just before a tag (!), an anchor (&) or an alias (*) that starts a node (a line break or
+# What may stand just before a tag (!) or an anchor (&) that starts a node (a line break or
 # indentation, "- ", ": ", "[", "{", ",", and ":" after a quoted key in flow style).
 _NODE_START = frozenset(" \t\r\n[{,:")
 # Integers yaml-rs reads that PAS's YAML 1.2 core schema reads as strings: digit separators, binary,
@@ -59,6 +65,11 @@ _SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89abAB]|U0000[dD][89abAB])")
 # A colon right before "]", "}", ",", "?" or ":": libyaml refuses "[x:]" and "{a:?b}", yaml-rs reads them.
 _BARE_COLON = re.compile(r":[\]},?:]")
 _RUST_ONLY_INT = (re.compile(r"_(?<=[0-9]_)"), re.compile(r"0(?=[bBOX]|[xo][0-9a-fA-F]*_)"))
+# A float as repr writes it with no exponent and no trailing zero, and what yaml-rs might read as a float: a
+# word of digits, underscores, signs, a point or an exponent (see _plain_floats).
+_CANONICAL_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]*[1-9]").fullmatch
+_WORDS = re.compile(r"[0-9A-Za-z_.+-]+")
+_NUMBER_SHAPED = re.compile(r"[-+]?[0-9_]*\.?[0-9_]*(?:[eE][-+]?[0-9_]+)?").fullmatch
 # A decimal both loaders read as a number when written plain: as a string it can only have been quoted
 # (``introduced_in: "1.0"``), so it reads the same either way.
 _QUOTED_ONLY = re.compile(r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?").fullmatch
@@ -78,8 +89,11 @@ def fast_value(text: str, *, max_depth: int, max_nodes: int) -> Any:
     if type(value) is not dict:  # a list may be several documents; a scalar or nothing is no PAS document
         return None
     strings: list[str] = []
-    found = _walk(value, max_depth, max_nodes, strings)
-    if found is None or (found and any(pattern.search(text) for pattern in _RUST_ONLY_INT)):
+    floats: list[float] = []
+    found = _walk(value, max_depth, max_nodes, strings, floats)
+    if found is None or ((found or floats) and any(pattern.search(text) for pattern in _RUST_ONLY_INT)):
+        return None
+    if floats and not _plain_floats(text, floats):
         return None
     open_lines = _open_bracket_lines(text)
     return value if not open_lines or _inside_strings(open_lines, strings) else None
@@ -103,10 +117,11 @@ def _awkward(text: str) -> bool:
     last = last[last.rfind("\n") + 1:]
     if ("|" in last or ">" in last) or not text.endswith("\n") and ("|" in text or ">" in text):
         return True
-    for indicator in "!&*":
+    # No "*": an alias needs an anchor, and yaml-rs refuses an alias to none (the fast path declines what it refuses).
+    for indicator in "!&":
         at = text.find(indicator)
         while at >= 0:
-            # An anchor or alias has a name right after it ("x & y" is text); any "!" may be a tag.
+            # An anchor has a name right after it ("x & y" is text); any "!" may be a tag.
             if (at == 0 or text[at - 1] in _NODE_START) and (indicator == "!" or text[at + 1:at + 2].strip()):
                 return True
             at = text.find(indicator, at + 1)
@@ -137,15 +152,40 @@ def _inside_strings(lines: list[str], strings: list[str]) -> bool:
     return all(line in joined for line in lines)
 
 
-def _walk(root: dict[str, Any], max_depth: int, max_nodes: int, strings: list[str]) -> bool | None:
+def _plain_floats(text: str, floats: list[float]) -> bool:
+    """Whether each float was written as repr writes it, so that the event loader reads it alike with nothing to say.
+
+    yaml-rs reads a float only from a word of digits, signs, underscores, a point or an exponent
+    (and inf or nan, which repr writes without a digit); a plain scalar is a whole word of the text (YAML's
+    separators are no word characters). So each such word of the text with a point or an exponent, the
+    float's own among them, is a decimal with no exponent or trailing zero that repr writes back the same,
+    and each float's repr is one of them: the event loader's ``float`` of that text is the same value, and
+    no trailing zero (``1.10``) makes it report the text as a version. A word between two like quotes
+    (``"1.0"``) is not looked at: no plain scalar starts right after a quote (yaml-rs refuses ``"a"1.0``). Other
+    words inside strings count too (a false alarm only declines).
+    """
+    written = set()
+    for match in _WORDS.finditer(text):
+        word, start, end = match.group(), match.start(), match.end()
+        if any(c in word for c in ".eE") and any(c.isdigit() for c in word) and _NUMBER_SHAPED(word):
+            if start and text[start - 1] in "'\"" and text[end:end + 1] == text[start - 1]:
+                continue
+            if not _CANONICAL_FLOAT(word) or repr(float(word)) != word:
+                return False
+            written.add(word)
+    return all(repr(value) in written for value in floats)
+
+
+def _walk(root: dict[str, Any], max_depth: int, max_nodes: int, strings: list[str], floats: list[float]) -> bool | None:
     """None to decline (see the module docstring), else whether ``root`` holds an integer; appends every
-    string value (keys not) to ``strings``, for :func:`_inside_strings`, so the value is walked once.
+    string value (keys not) to ``strings``, for :func:`_inside_strings`, so the value is walked once, and
+    every float to ``floats``, for :func:`_plain_floats`.
 
     Values are counted as the event loader counts them (every value, keys not). Keys are gathered and
     looked at together at the end (:func:`_plain_keys`), which costs less than one by one.
     """
     words, number, starts, indicators = NOT_PLAIN_WORDS, NUMBER_LIKE.fullmatch, _SUSPECT_STARTS, _INDICATORS
-    quoted_only, keep = _QUOTED_ONLY, strings.append
+    quoted_only, keep, keep_float = _QUOTED_ONLY, strings.append, floats.append
     keys: list[Any] = []
     stack: list[tuple[Any, int]] = [(root, 0)]
     count, integers = 1, False
@@ -162,14 +202,16 @@ def _walk(root: dict[str, Any], max_depth: int, max_nodes: int, strings: list[st
         for value in values:
             kind = type(value)
             if kind is str:  # every word is at most five characters: a longer string is not hashed here
-                if len(value) < 6 and value in words or value[:1] in starts and (
-                        value[0] in indicators or number(value) and not quoted_only(value)):
+                if value and (len(value) < 6 and value in words or value[0] in starts and (
+                        value[0] in indicators or number(value) and not quoted_only(value))):
                     return None
                 keep(value)
             elif kind is dict or kind is list:
                 stack.append((value, depth + 1))
             elif kind is int:
                 integers = True
+            elif kind is float:
+                keep_float(value)
             elif kind is not bool and value is not None:
                 return None
     return None if count > max_nodes or not _plain_keys(keys) else integers

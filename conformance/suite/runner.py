@@ -21,7 +21,6 @@ from typing import Any
 
 from conformance.adapters.implementation import KEPT_KINDS, Adapter, FailureKind, ImplementationFailed, Requests, stream
 from conformance.adapters.interface import UnusableImplementation
-from conformance.suite.attribution import blamed
 from conformance.suite.expectations import check_step
 from conformance.suite.keywords import keyword_matcher
 from conformance.suite.results import (
@@ -66,6 +65,9 @@ def _base(scenario: Scenario, outcome: Outcome, **fields: Any) -> ScenarioResult
 
 def _failure(scenario: Scenario, step: Step, observed: Any, mismatches: Sequence[Any],
              declared: Options | None) -> StepFailure:
+    # Only a failing step names the requirements it breaks: a passing run never loads the attribution table.
+    from conformance.suite.attribution import blamed
+
     kept = tuple(replace(m, expected=bounded(m.expected), actual=bounded(m.actual)) for m in mismatches[:100])
     return StepFailure(index=step.index, action=step.action, note=step.note, event=step.event_json(),
                        mismatches=kept, breaks=blamed(scenario, step, mismatches, observed, declared=declared),

@@ -25,7 +25,6 @@ step now stands, or only the file (see ``Place``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +38,9 @@ from conformance.documents.walk import walk_folder
 from conformance.documents.yamldoc import Place, located
 from conformance.suite.disclosure_checks import check_disclosure_steps
 from conformance.suite.host_checks import HOST_EXPECTATION_KEYS, check_host_steps
+from conformance.suite.scenario_plugins import FIXTURES_FILE, check_plugins, load_fixtures, plugin_manifests
+from conformance.suite.scenario_plugins import copies_of as copies_of  # where callers found them first
+from conformance.suite.scenario_plugins import plugin_documents as plugin_documents
 from reference_impl.disclosure_commands import DisclosureEvent, DisclosureStart, Tool
 from reference_impl.events import Event
 from reference_impl.frozen import EMPTY, FrozenMap, freeze
@@ -46,8 +48,7 @@ from reference_impl.host_commands import HOST_COMMAND_TYPES, Behaviour, HostComm
 from reference_impl.model import HostConfig, Manifest, Profile
 from reference_impl.problems import Problem, Severity, SourceLocation
 
-SUITE_DIR = Path(__file__).resolve().parent / "scenarios"
-FIXTURES_FILE = SUITE_DIR / "fixtures.yaml"
+SUITE_DIR = FIXTURES_FILE.parent
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,67 +207,6 @@ def _step(index: int, raw: Mapping[str, Any], doc: YamlDocument, context: StepCo
     )
 
 
-@functools.cache
-def _fixtures(path: Path, check_schema: bool) -> tuple[dict[str, Any], tuple[Problem, ...]]:
-    doc, problems = load_mapping(path)
-    if doc is None:
-        return {}, tuple(problems)
-    found: list[Problem] = []
-    for name, manifest in doc.value.items() if check_schema else ():
-        found += check_against("plugin-manifest", doc, pointer_prefix=f"/{name}", value=manifest)
-    return doc.value, tuple(found)
-
-
-def _plugin_entries(doc: YamlDocument, fixtures: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], Any]]:
-    """Each installed plugin as (pointer, entry as written, manifest document).
-
-    The manifest is a fixture merged with the entry's ``with``, or the entry itself; None for
-    an unknown fixture.
-    """
-    entries = []
-    for index, entry in enumerate(doc.value.get("plugins", [])):
-        manifest = entry
-        if "fixture" in entry:
-            fixture = fixtures.get(entry["fixture"])
-            manifest = None if fixture is None else {**fixture, **entry.get("with", {})}
-        if manifest is not None and "copies" in entry:
-            entries += [(f"/plugins/{index}", entry, copy) for copy in copies_of(manifest, entry["copies"])]
-        else:
-            entries.append((f"/plugins/{index}", entry, manifest))
-    return entries
-
-
-def plugin_documents(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> list[Mapping[str, Any]]:
-    """The manifest document of each installed plugin, fixtures merged and copies made (unknown fixtures left out)."""
-    fixtures, _ = _fixtures(fixtures_path, False)
-    return [manifest for _, _, manifest in _plugin_entries(doc, fixtures) if manifest is not None]
-
-
-def copies_of(manifest: Mapping[str, Any], count: int) -> list[dict[str, Any]]:
-    """``count`` copies of a manifest document: module_name ``<m>_<i>``, name ``<name> <i>`` (i from 1, zero-padded)."""
-    width = len(str(count))
-    return [{**manifest, "module_name": f"{manifest.get('module_name')}_{i:0{width}d}", "name": f"{manifest.get('name')} {i}"}
-            for i in range(1, count + 1)]
-
-
-def _check_plugins(doc: YamlDocument, fixtures: Mapping[str, Any], check_schema: bool) -> list[Problem]:
-    """Unknown fixtures, fixtures made invalid by their ``with``, and module names used twice."""
-    problems: list[Problem] = []
-    names: list[str] = []
-    for pointer, entry, manifest in _plugin_entries(doc, fixtures):
-        if manifest is None:
-            problems.append(Problem(code="unknown-fixture", pointer=f"{pointer}/fixture", source=doc.where(pointer),
-                                    message=f"no fixture named {entry['fixture']!r}; see {FIXTURES_FILE.name}"))
-            continue
-        if check_schema and "fixture" in entry:
-            problems += check_against("plugin-manifest", doc, pointer_prefix=f"{pointer}/with", value=manifest)
-        names.append(manifest.get("module_name"))
-    for name in sorted({n for n in names if isinstance(n, str) and names.count(n) > 1}):
-        problems.append(Problem(code="duplicate-module-name", pointer="/plugins", source=doc.where("/plugins"),
-                                message=f"two plugins have module_name {name!r}; rename one"))
-    return problems
-
-
 def check_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, check_schema: bool = True) -> list[Problem]:
     """Every problem of a loaded scenario document, in one pass: schema, fixtures, plugins, host steps.
 
@@ -276,10 +216,10 @@ def check_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE, *, ch
     problems = check_against("scenario", doc) if check_schema else []
     if problems:
         return problems
-    fixtures, fixture_problems = _fixtures(fixtures_path, check_schema)
+    fixtures, fixture_problems = load_fixtures(fixtures_path, check_schema)
     if fixture_problems:
         return list(fixture_problems)
-    return _check_plugins(doc, fixtures, check_schema) + check_host_steps(doc) + check_disclosure_steps(doc)
+    return check_plugins(doc, fixtures, check_schema) + check_host_steps(doc) + check_disclosure_steps(doc)
 
 
 def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
@@ -291,7 +231,7 @@ def _host(raw: Mapping[str, Any], manifests: Iterable[Manifest]) -> HostConfig:
 def build_scenario(doc: YamlDocument, fixtures_path: Path = FIXTURES_FILE) -> Scenario:
     """The Scenario of a document that :func:`check_scenario` found valid."""
     raw = doc.value
-    manifests = [Manifest.from_json(manifest) for manifest in plugin_documents(doc, fixtures_path)]
+    manifests = plugin_manifests(doc, fixtures_path)
     adapters = {c: spec["adapter"] for c, spec in raw.get("conversations", {}).items() if "adapter" in spec}
     host = _host(raw.get("host", {}), manifests)
     load = Load(plugins=tuple(manifests), host=host, environment=dict(raw.get("environment", {})),

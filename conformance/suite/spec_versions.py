@@ -22,7 +22,6 @@ version (spec/VERSION's major.minor); released versions are older ones, and neve
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -105,6 +104,8 @@ def within(introduced_in: str, version: str) -> bool:
 
 def digest(content: Any) -> str:
     """The first 16 hex digits of SHA-256 over ``content`` as canonical JSON."""
+    import hashlib  # here: every pas run imports this module, and only release checks hash (OpenSSL loads in 3 ms)
+
     text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

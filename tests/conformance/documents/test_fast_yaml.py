@@ -68,11 +68,18 @@ def test_the_bundled_example_manifests_take_the_fast_path():
 @pytest.mark.parametrize("text", [
     "a: !!str 1\n", "a: !custom x\n", "a: &x 1\nb: *x\n", "a: {k: 1}\nb:\n  <<: {k: 2}\n", "%YAML 1.2\n---\na: 1\n",
     "a: 1\n---\nb: 2\n", "- a\n- b\n", "plain text\n", "", "# only a comment\n", "a: b\x01c\n", "a: b\x85c\n",
-    "a: b\u2028c\n", "a: \ufeffb\n", "a: 1\na: 2\n", "a: 1.5\n", "version: 1.10\n", "a: 1_000\n", "a: 0b11\n",
-    "a: 0X1F\n", "a: 0x_1\n", "a: yes\n", "a: 'yes'\n", "on: 1\n", "1: a\n", "~: a\n", "a: ''\n", "a: [1, 2\n",
+    "a: b\u2028c\n", "a: \ufeffb\n", "a: 1\na: 2\n", "version: 1.10\n", "a: 1_000\n", "a: 0b11\n",
+    "a: 0X1F\n", "a: 0x_1\n", "a: yes\n", "a: 'yes'\n", "on: 1\n", "1: a\n", "~: a\n", "'': a\n", "a: [1, 2\n",
     "a: `x\n", "a: [@x]\n", "a:\n\tb: 1\n", "? [a, b]\n: c\n", "a: .inf\n", "a: '01.0'\n", "a: '1e3'\n", "a: '-1.0'\n", '{"a":*x}\n',
     # keys deeper down, looked at together after the walk: an indicator, a number, a word, not a string
     "a:\n  '-x': 1\n", "a: {'1.5': b}\n", "a:\n  - {yes: 1}\n", "a: [{b: {2: c}}]\n", 'a: {"\\0": 1, "?x": 2}\n',
+    # floats not written as repr writes them (a trailing zero is a version that lost a digit), or beside such a word
+    "a: 2.50\n", "a: 2.0\n", "a: [2.5, 1.10]\n", "a: 1e3\n", "a: 1.5e3\n", "a: .5\n", "a: +2.5\n", "a: 02.5\n",
+    "a: 1.\n", "a: 1_0.5\n", "a: 0.10000000000000001\n", "a: 1e300\n", "a: .inf\n",
+    "a: 2.5\nb: x 1.20 y\n", "a: 2.5\nb: 1_000\n", "a: -0.0\n", '{"a": 1e-07}\n', "a: 2.5\nb: 'x \"1.0'\n",
+    "a: 2.5\nb: '1.0\"'\n", 'a: 2.5\nb: "x 1.0"\n',
+    # an alias (to no anchor: yaml-rs refuses it, the event loader reports it)
+    "a: *x\n", "a: [*x]\n", "a:\n  - *x\n", "? *x\n: 1\n",
 ], ids=repr)
 def test_the_fast_path_declines_what_only_the_event_loader_reads_right(text):
     assert fastyaml.fast_value(text, max_depth=64, max_nodes=200_000) is None
@@ -80,6 +87,11 @@ def test_the_fast_path_declines_what_only_the_event_loader_reads_right(text):
 
 @pytest.mark.parametrize("text", ["a: 2001-12-14\n", 'p: "^[0-9]*d$"\n', "a: Hello!\n", "a: x & y\n", "a: 10\n",
                                   "a: '1.0'\n", 'introduced_in: "1.10"\n', "a: ['0', '12']\n",
+                                  # floats written as repr writes them, and the empty string (quoted or an empty block)
+                                  "a: 1.5\n", "a: [2.5, -0.25, 0.1]\n", "a: {b: 3.75}\nc: '1.5'\n", '{"a": 2.5}\n',
+                                  "a: 1.5\nb: 10\n", 'introduced_in: "1.0"\nrounds: 2.5\n', "a: ['1.10', 0.5]\n", "a: 2.5\nb: '1.10'\n", "a: ''\n", 'a: ["", x]\n', "a: |\nb: 1\n", "a: >-\nb: 1\n",
+                                  # "*" starting a word, with no anchor in the text: no alias
+                                  "a: >-\n  Use **bold** text\nb: 1\n", "a: b\n  *x\n", "a: b *x\n",
                                   '"a\\0-b": 1\n', '"\\0?x": {"c": 1}\n',
                                   # "`" and "@" start no plain scalar in either loader: these were quoted or block scalars
                                   "a: '`x` y'\n", 'a: "@x"\n', "a: >-\n  `x` is y\nb: 1\n", "'`k`': 1\n", "a: ['@x']\n"], ids=repr)
@@ -114,6 +126,8 @@ SCALARS = st.sampled_from([
     "|\n  block", "|-\n  block\n\n  more", ">\n  folded\n  line", "|+\n  kept\n\n", "|\n", ">-\n", "|2\n   indented",
     '"esc \\n \\t \\" \\/ \\x41"', "'it''s'", '"\\ud83d\\ude00"', '"multi\n  line"', "'multi\n\n  line'",
     "plain\n  continued", "x #c", "x#c",
+    "2.5", "-0.25", "0.1", "1.5", "2.50", "+2.5", "02.5", "1_0.5", "1.5e3", "1e300", "0.10000000000000001", "-0.0",
+    "'2.5'", "''", '""', "x 2.5", "2.5x", "2.5.1", "v1.5", "1.5 #c",
 ])
 KEYS = st.sampled_from(["name", "module_name", "on", "yes", "1", "kind", "x-a", "'quoted'", "a b", "<<", "~", "null",
                         "true", "1.0", "methods", "é", '"json"', "? x", "x:", "-x", "?x", ":x", "|", "&a", "!t"])
@@ -144,6 +158,23 @@ TREES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dic
 def test_the_fast_path_never_reads_hand_written_yaml_otherwise_than_the_event_loader(tree, flow, end, crlf):
     text = _render(tree, 0, flow).lstrip("\n") + end
     agrees(text.replace("\n", "\r\n") if crlf else text)
+
+
+# Documents the fast path mostly reads: plain words, floats written many ways (as repr writes them or not), empty strings.
+NUMBERS = st.floats(allow_nan=True, allow_infinity=True).flatmap(
+    lambda x: st.sampled_from([repr(x), str(x), f"{x:.3f}", f"{x:e}", f"{x:g}", f"{x}0", f"'{x!r}'"]))
+FLOATISH = st.sampled_from(["weather", "a b", "10", "-3", "2.5", "-0.25", "0.1", "1.5", "2.50", "1.10", "+2.5", ".5",
+                            "1.5e3", "1e300", "''", '""', "'2.5'", "'1.0'", '"2.50"', "|\n", ">-\n", "|-\n", "x 2.5", "2.5.1",
+                            "0.10000000000000001", "-0.0", "1_0.5", "2.5x", "'1.10'", "v1.5", "1.5 #c", "[]", "{}"]) | NUMBERS
+FLOAT_TREES = st.recursive(FLOATISH, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.sampled_from(["name", "rounds", "x-a", "a b", "é"]), inner, max_size=3), max_leaves=6)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tree=st.dictionaries(st.sampled_from(["rounds", "value", "b"]), FLOAT_TREES, min_size=1, max_size=3),
+       flow=st.booleans())
+def test_the_fast_path_reads_floats_and_empty_strings_as_the_event_loader_does_or_declines(tree, flow):
+    agrees(_render(tree, 0, flow).lstrip("\n") + "\n")
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),

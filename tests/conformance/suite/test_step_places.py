@@ -98,8 +98,9 @@ def test_a_failing_step_is_reported_at_the_line_it_was_written_on(tmp_path):
 
 
 def test_a_file_the_event_loader_read_knows_its_lines_at_once(tmp_path):
-    # A float keeps a file off the fast path (only the text tells 2.5 from 2.50): nothing is left for later.
-    path = _file(tmp_path, SCENARIO.replace("rounds: 3}", "rounds: 2.5}", 1))
+    # A float with an exponent keeps a file off the fast path (only the text tells 2.5 from 25e-1 or 2.50):
+    # nothing is left for later.
+    path = _file(tmp_path, SCENARIO.replace("rounds: 3}", "rounds: 25e-1}", 1))
     scenario, problems = load_scenario(path)
     assert problems == [] and scenario is not None
     assert [type(step.at) for step in scenario.steps] == [SourceLocation, SourceLocation]
