@@ -46,7 +46,7 @@ _RECORD_DIR = "PAS_BENCH_TESTRUN_DIR"
 _PLUGIN = "pas_bench_testrun"
 
 
-# ---- the plugin: loaded by pytest in the controller and in every worker (-p testrun) -----------------
+# ---- the plugin: loaded by pytest in the controller and in every worker (a copy, -p pas_bench_testrun) --
 
 def _cpu() -> tuple[float, float]:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -70,7 +70,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         out.write(json.dumps(line) + "\n")
 
 
-
 # ---- the script ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,6 +82,7 @@ class Run:
     load: float  # one-minute load average at the start
     exit: int
     summary: str  # pytest's last line
+
 
 def run(workers: str, pytest_args: list[str], record: Path | None, require: bool) -> Run:
     """One run of the test command with ``-n workers``; with ``record``, each test's CPU is written there."""
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
                     rows, first_cpu = by_file(record), result.cpu
                     record = None
                 results.append(result)
-                print(f"-n {workers:>4}: {result.wall:6.1f} s wall {result.cpu:6.1f} s CPU  "
+                print(f"-n {result.workers:>4}: {result.wall:6.1f} s wall {result.cpu:6.1f} s CPU  "
                       f"load {result.load:.1f} at the start  exit {result.exit}  {result.summary}", flush=True)
         print()
         print(table(rows, args.top, first_cpu))
